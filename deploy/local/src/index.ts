@@ -1,0 +1,4 @@
+export * from "./processes";
+export * from "./stores";
+export * from "./stack";
+export * from "./testing/stores";

@@ -1,0 +1,256 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { credentials, makeClientConstructor, type Client, type ServiceError } from "@grpc/grpc-js";
+import { service as healthService } from "grpc-health-check";
+import { freePort, spawnManaged, waitUntil, type ManagedProcess } from "./processes";
+import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
+
+/** The repository root (deploy/local/dist or deploy/local/src -> ../../..). */
+export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
+
+export const SERVICE_NAMES = ["usage", "events", "history", "catalogue", "ingest", "edge"] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+export type Tier = "lite" | "base" | "internal";
+
+export interface StackPorts {
+  edge: number;
+  events: number;
+  history: number;
+  catalogue: number;
+  usage: number;
+  ingest: number;
+  mongo: number;
+  mongoArchive: number;
+  redis: number;
+}
+
+/** Local defaults, chosen to stay clear of a system MongoDB (27017) and Redis (6379). */
+export const DEFAULT_PORTS: StackPorts = {
+  edge: 8080,
+  events: 50051,
+  history: 50052,
+  catalogue: 50053,
+  usage: 50054,
+  ingest: 50055,
+  mongo: 27117,
+  mongoArchive: 27118,
+  redis: 6390,
+};
+
+export interface StackOptions {
+  /** Where stores, logs and dev keys live; survives restarts. */
+  dataDir: string;
+  /** "free" picks unused loopback ports (tests); otherwise the given ports. */
+  ports: StackPorts | "free";
+  /** Extra environment per service (for example a faster ingest cycle in tests). */
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Persist Redis to disk (local stack) or not (tests). */
+  persistRedis?: boolean;
+  onProgress?: (message: string) => void;
+}
+
+export interface RunningStack {
+  readonly baseUrl: string;
+  readonly ports: StackPorts;
+  readonly apiKeys: Record<Tier, string>;
+  readonly dataDir: string;
+  readonly mongo: MongoServer;
+  readonly mongoArchive: MongoServer;
+  readonly redis: RedisServer;
+  /** Connection strings each service was given. */
+  readonly uris: Record<"events" | "historyLive" | "historyArchive" | "catalogue" | "usage" | "redis", string>;
+  service(name: ServiceName): ManagedProcess;
+  /** Stops the archive FerretDB (fault runs) and starts it again on the same port and data. */
+  stopArchive(): Promise<void>;
+  startArchive(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function resolvePorts(ports: StackPorts | "free"): Promise<StackPorts> {
+  if (ports !== "free") return ports;
+  const entries = await Promise.all(Object.keys(DEFAULT_PORTS).map(async (k) => [k, await freePort()] as const));
+  return Object.fromEntries(entries) as unknown as StackPorts;
+}
+
+/** Dev keys live in the data folder: generated once, printed every start, seeded into usage as hashes. */
+function loadDevKeys(dataDir: string): Record<Tier, string> {
+  const file = join(dataDir, "dev-keys.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<Tier, string>;
+  const mint = (tier: Tier) => `odds_${tier}_${randomBytes(18).toString("base64url")}`;
+  const keys = { lite: mint("lite"), base: mint("base"), internal: mint("internal") };
+  writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  return keys;
+}
+
+const HealthClient = makeClientConstructor(healthService, "grpc.health.v1.Health") as unknown as new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+) => Client & {
+  check(req: { service: string }, cb: (err: ServiceError | null, res: { status: string | number }) => void): void;
+};
+
+function grpcServing(port: number): Promise<void> {
+  const client = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure());
+  return new Promise<void>((resolveCheck, reject) => {
+    client.check({ service: "" }, (err, res) => {
+      client.close();
+      if (err) return reject(err);
+      return res.status === "SERVING" || res.status === 1 ? resolveCheck() : reject(new Error(`status ${res.status}`));
+    });
+  });
+}
+
+/** Starts the stores and every service as separate real processes and waits for all health checks. */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const progress = options.onProgress ?? (() => undefined);
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const ports = await resolvePorts(options.ports);
+  const apiKeys = loadDevKeys(dataDir);
+  const started: ManagedProcess[] = [];
+
+  try {
+    progress("starting stores (FerretDB x2, redis-server)");
+    const [mongo, mongoArchive, redis] = await Promise.all([
+      startFerretDb({
+        name: "ferretdb",
+        port: ports.mongo,
+        dataDir: join(dataDir, "ferretdb"),
+        logFile: logPath(dataDir, "ferretdb"),
+      }),
+      startFerretDb({
+        name: "ferretdb-archive",
+        port: ports.mongoArchive,
+        dataDir: join(dataDir, "ferretdb-archive"),
+        logFile: logPath(dataDir, "ferretdb-archive"),
+      }),
+      startRedis({
+        port: ports.redis,
+        dataDir: join(dataDir, "redis"),
+        logFile: logPath(dataDir, "redis"),
+        persist: options.persistRedis ?? true,
+      }),
+    ]);
+    started.push(mongo, mongoArchive, redis);
+    let archive = mongoArchive;
+
+    const uris = {
+      events: `${mongo.url}/events`,
+      historyLive: `${mongo.url}/history`,
+      historyArchive: `${mongoArchive.url}/history_archive`,
+      catalogue: `${mongo.url}/catalogue`,
+      usage: `${mongo.url}/usage`,
+      redis: redis.url,
+    };
+    const addr = (port: number) => `127.0.0.1:${port}`;
+    const serviceEnv: Record<ServiceName, Record<string, string>> = {
+      usage: {
+        GRPC_PORT: String(ports.usage),
+        USAGE_MONGODB_URI: uris.usage,
+        BOOTSTRAP_API_KEYS: JSON.stringify(
+          (Object.keys(apiKeys) as Tier[]).map((tier) => ({
+            apiKey: apiKeys[tier],
+            tier,
+            email: `dev-${tier}@localhost`,
+          })),
+        ),
+      },
+      events: { GRPC_PORT: String(ports.events), EVENTS_MONGODB_URI: uris.events },
+      history: {
+        GRPC_PORT: String(ports.history),
+        HISTORY_LIVE_MONGODB_URI: uris.historyLive,
+        HISTORY_ARCHIVE_MONGODB_URI: uris.historyArchive,
+      },
+      catalogue: { GRPC_PORT: String(ports.catalogue), CATALOGUE_MONGODB_URI: uris.catalogue },
+      ingest: {
+        GRPC_PORT: String(ports.ingest),
+        EVENTS_SERVICE_ADDR: addr(ports.events),
+        HISTORY_SERVICE_ADDR: addr(ports.history),
+        CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+      },
+      edge: {
+        HTTP_PORT: String(ports.edge),
+        EVENTS_SERVICE_ADDR: addr(ports.events),
+        HISTORY_SERVICE_ADDR: addr(ports.history),
+        CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+        USAGE_SERVICE_ADDR: addr(ports.usage),
+        REDIS_URL: uris.redis,
+      },
+    };
+
+    const processes = new Map<ServiceName, ManagedProcess>();
+    const launch = async (name: ServiceName) => {
+      const logFile = logPath(dataDir, name);
+      const proc = spawnManaged(
+        name,
+        process.execPath,
+        ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
+        {
+          cwd: REPO_ROOT,
+          logFile,
+          env: { ...process.env, OTEL_SERVICE_NAME: name, ...serviceEnv[name], ...options.serviceEnv?.[name] },
+        },
+      );
+      processes.set(name, proc);
+      started.push(proc);
+      const port = name === "edge" ? undefined : ports[name];
+      await waitUntil(
+        name,
+        port === undefined
+          ? async () => {
+              const res = await fetch(`http://127.0.0.1:${ports.edge}/v2/health`);
+              if (!res.ok) throw new Error(`HTTP ${res.status}`);
+            }
+          : () => grpcServing(port),
+        { timeoutMs: 120_000, process: proc, logFile },
+      );
+      progress(`${name} is healthy`);
+    };
+
+    // Owners of data first, then the writers and the edge that depend on them.
+    await Promise.all((["usage", "events", "history", "catalogue"] as const).map(launch));
+    await Promise.all((["ingest", "edge"] as const).map(launch));
+
+    return {
+      baseUrl: `http://127.0.0.1:${ports.edge}/v2`,
+      ports,
+      apiKeys,
+      dataDir,
+      mongo,
+      get mongoArchive() {
+        return archive;
+      },
+      redis,
+      uris,
+      service(name) {
+        const proc = processes.get(name);
+        if (!proc) throw new Error(`service ${name} is not running`);
+        return proc;
+      },
+      async stopArchive() {
+        await archive.stop();
+      },
+      async startArchive() {
+        archive = await startFerretDb({
+          name: "ferretdb-archive",
+          port: ports.mongoArchive,
+          dataDir: join(dataDir, "ferretdb-archive"),
+          logFile: logPath(dataDir, "ferretdb-archive"),
+        });
+        started.push(archive);
+      },
+      async stop() {
+        await stopAll(started);
+      },
+    };
+  } catch (err) {
+    await stopAll(started);
+    throw err;
+  }
+}
+
+/** Services in reverse start order (edge and ingest first), stores last. */
+async function stopAll(processes: ManagedProcess[]): Promise<void> {
+  for (const proc of [...processes].reverse()) await proc.stop();
+}

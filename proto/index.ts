@@ -1,0 +1,6 @@
+// The one entry point to the generated contracts; generated files live in gen/ (built, not committed).
+export * as common from "./gen/odds/common/v1/caller";
+export * as events from "./gen/odds/events/v1/events";
+export * as history from "./gen/odds/history/v1/history";
+export * as catalogue from "./gen/odds/catalogue/v1/catalogue";
+export * as usage from "./gen/odds/usage/v1/usage";

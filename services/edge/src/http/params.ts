@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/**
+ * Query parameter shapes shared by every route schema. Each rejects a malformed value
+ * with a message; the edge prefixes it with the parameter name in the 400 body.
+ */
+
+/** One value or a comma-separated list sent as one string; blanks dropped. */
+export const csvList = () =>
+  z
+    .string()
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    )
+    .meta({ description: "one value or a comma-separated list" });
+
+/** true = only matching, false = only non-matching, omitted = all. */
+export const booleanFlag = () =>
+  z
+    .enum(["true", "false"], { error: "expected true or false" })
+    .transform((raw) => raw === "true")
+    .meta({ type: "boolean" });
+
+/** ISO 8601 date-time (a date alone is midnight UTC); parsed to Unix milliseconds. */
+export const dateTime = () =>
+  z
+    .string()
+    .refine((raw) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) && !Number.isNaN(Date.parse(raw)), {
+      error: "expected an ISO 8601 date-time",
+    })
+    .transform((raw) => Date.parse(raw))
+    .meta({ format: "date-time" });
+
+/** Page size: an integer from 1 to max; above max is a 400 naming the maximum. */
+export const pageLimit = (defaultValue: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `expected an integer from 1 to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: `expected an integer from 1 to ${max}` })
+        .max(max, { error: `at most ${max}` }),
+    )
+    .default(defaultValue)
+    .meta({ type: "integer", minimum: 1, maximum: max, default: defaultValue });
+
+/** The nextCursor of the previous page, unchanged. Its integrity is checked by the service that issued it. */
+export const cursor = () =>
+  z
+    .string()
+    .min(1)
+    .max(2048, { error: "is not a cursor returned by this API" })
+    .meta({ description: "nextCursor of the previous response, unchanged" });

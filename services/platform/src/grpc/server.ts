@@ -1,0 +1,87 @@
+import {
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+  type ServerUnaryCall,
+} from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import type { Logger } from "pino";
+import { toServiceError, DomainError } from "../errors";
+
+export interface GrpcServiceBinding {
+  /** Fully qualified service name, used as the health-check service key. */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  readonly port: number;
+  readonly health: HealthImplementation;
+  /** Stops accepting calls, drains in-flight ones for up to `timeoutMs`, then forces the rest closed. */
+  shutdown(timeoutMs: number): Promise<void>;
+}
+
+/** Starts a gRPC server with the standard grpc.health.v1 service beside the given services. */
+export async function startGrpcServer(options: {
+  host?: string;
+  port: number;
+  services: GrpcServiceBinding[];
+  logger: Logger;
+}): Promise<RunningGrpcServer> {
+  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  const statusMap: Record<string, "SERVING"> = { "": "SERVING" };
+  for (const service of options.services) {
+    server.addService(service.definition, service.implementation);
+    statusMap[service.name] = "SERVING";
+  }
+  const health = new HealthImplementation(statusMap);
+  health.addToServer(server);
+
+  const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
+  );
+  options.logger.info({ port }, "gRPC server listening");
+
+  return {
+    port,
+    health,
+    async shutdown(timeoutMs) {
+      for (const name of Object.keys(statusMap)) health.setStatus(name, "NOT_SERVING");
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/**
+ * Adapts a promise-returning domain call to a grpc-js unary handler: resolves to the
+ * response, and sends every failure as a typed status (never a plain Error, which
+ * would arrive as UNKNOWN).
+ */
+export function unaryHandler<Req, Res>(
+  logger: Logger,
+  handle: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
+): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
+  return (call, callback) => {
+    handle(call.request, call).then(
+      (response) => callback(null, response),
+      (err: unknown) => {
+        if (!(err instanceof DomainError)) logger.error({ err, path: call.getPath() }, "unhandled error in RPC");
+        return callback(toServiceError(err));
+      },
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import { trace } from "@opentelemetry/api";
+import pino, { type Logger } from "pino";
+
+export type { Logger } from "pino";
+
+/** Paths never written to a log line: keys, secrets and connection strings. */
+const REDACTED_PATHS = [
+  "apiKey",
+  "*.apiKey",
+  "req.headers['x-api-key']",
+  "headers['x-api-key']",
+  "*.headers['x-api-key']",
+  "authorization",
+  "*.authorization",
+  "req.headers.authorization",
+  "password",
+  "*.password",
+  "uri",
+  "*.uri",
+];
+
+/** Masks the value of an `apiKey` query parameter in a URL or path. */
+export function redactApiKey(url: string): string {
+  return url.replace(/([?&]apikey=)[^&#]*/gi, "$1[REDACTED]");
+}
+
+/** One JSON log line per event, with the active trace and span ids on every line. */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({
+    name: service,
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: "[REDACTED]" },
+    formatters: { level: (label) => ({ level: label }) },
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId };
+    },
+  });
+}

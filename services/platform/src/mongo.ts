@@ -1,0 +1,32 @@
+import { MongoClient, type Db, type IndexDescription } from "mongodb";
+import type { Logger } from "pino";
+
+export interface MongoStore {
+  client: MongoClient;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects once per process. The database is the one named in the URI path
+ * (mongodb://host:port/<db>), so each service owns its own database.
+ */
+export async function connectMongo(uri: string, options: { appName: string; logger: Logger }): Promise<MongoStore> {
+  const client = new MongoClient(uri, {
+    appName: options.appName,
+    serverSelectionTimeoutMS: 5_000,
+    connectTimeoutMS: 5_000,
+    maxPoolSize: 20,
+  });
+  await client.connect();
+  const db = client.db();
+  options.logger.info({ database: db.databaseName }, "connected to MongoDB");
+  return { client, db, close: () => client.close() };
+}
+
+/** Index bootstrap: every service declares its indexes once and creates them at start (idempotent). */
+export async function ensureIndexes(db: Db, plan: Record<string, IndexDescription[]>): Promise<void> {
+  for (const [collection, indexes] of Object.entries(plan)) {
+    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+  }
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import type { StackPorts, Tier } from "@odds/local";
+
+export interface E2eStack {
+  baseUrl: string;
+  apiKeys: Record<Tier, string>;
+  uris: Record<string, string>;
+  ports: StackPorts;
+  dataDir: string;
+}
+
+/** The running stack started by the e2e global setup. */
+export function e2eStack(): E2eStack {
+  const file = process.env.E2E_INFO_FILE;
+  if (!file) throw new Error("E2E_INFO_FILE is not set: run through `npm test`");
+  return JSON.parse(readFileSync(file, "utf8")) as E2eStack;
+}
+
+/** GET a v2 path with a tier's key; returns status, headers and parsed JSON body. */
+export async function getV2(
+  path: string,
+  options: { tier?: Tier; apiKey?: string | null; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const stack = e2eStack();
+  const key = options.apiKey === undefined ? stack.apiKeys[options.tier ?? "base"] : options.apiKey;
+  const headers: Record<string, string> = { ...options.headers };
+  if (key !== null) headers["x-api-key"] = key;
+  const res = await fetch(`${stack.baseUrl}${path}`, { headers });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON (docs page); keep the text
+  }
+  return { status: res.status, headers: res.headers, body };
+}
