@@ -28,9 +28,12 @@ export const booleanFlag = () =>
 export const dateTime = () =>
   z
     .string()
-    .refine((raw) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) && !Number.isNaN(Date.parse(raw)), {
-      error: "expected an ISO 8601 date-time",
-    })
+    .refine(
+      (raw) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) && !Number.isNaN(Date.parse(raw)),
+      {
+        error: "expected an ISO 8601 date-time",
+      },
+    )
     .transform((raw) => Date.parse(raw))
     .meta({ format: "date-time" });
 
