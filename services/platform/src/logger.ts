@@ -25,8 +25,12 @@ export function redactApiKey(url: string): string {
 }
 
 /** One JSON log line per event, with the active trace and span ids on every line. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? "info",
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name: service,
     level,
     base: { service },
@@ -39,5 +43,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { ConfigError, env, parseConfig } from "./config";
+
+const schema = z.object({
+  GRPC_PORT: env.port(50051),
+  EVENTS_MONGODB_URI: env.mongoUri(),
+  EVENTS_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50051"),
+  FAIL_OPEN: env.flag(true),
+});
+
+describe("parseConfig", () => {
+  it("applies defaults and coerces values from the environment", () => {
+    const config = parseConfig(schema, { EVENTS_MONGODB_URI: "mongodb://127.0.0.1:27117/events", FAIL_OPEN: "false" });
+    expect(config).toEqual({
+      GRPC_PORT: 50051,
+      EVENTS_MONGODB_URI: "mongodb://127.0.0.1:27117/events",
+      EVENTS_SERVICE_ADDR: "127.0.0.1:50051",
+      FAIL_OPEN: false,
+    });
+  });
+
+  it("names every missing or malformed variable in one message", () => {
+    const parse = () => parseConfig(schema, { GRPC_PORT: "http", EVENTS_SERVICE_ADDR: "no-port" });
+    expect(parse).toThrow(ConfigError);
+    expect(parse).toThrow(/GRPC_PORT/);
+    expect(parse).toThrow(/EVENTS_MONGODB_URI/);
+    expect(parse).toThrow(/EVENTS_SERVICE_ADDR: expected host:port/);
+  });
+
+  it("rejects a store URI of the wrong scheme", () => {
+    expect(() => parseConfig(schema, { EVENTS_MONGODB_URI: "postgres://x" })).toThrow(
+      /EVENTS_MONGODB_URI: expected a mongodb/,
+    );
+  });
+});

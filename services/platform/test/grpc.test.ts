@@ -1,0 +1,135 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { status, type ServiceError } from "@grpc/grpc-js";
+import { events } from "@odds/proto";
+import pino from "pino";
+import {
+  callUnary,
+  createGrpcClient,
+  InvalidArgumentError,
+  NotFoundError,
+  startGrpcServer,
+  unaryHandler,
+  type RunningGrpcServer,
+} from "@odds/platform";
+
+const logger = pino({ level: "silent" });
+const emptyPage = { items: [], nextCursor: "", notice: "" };
+
+/** A tiny EventsService whose behaviour is chosen by the request's type field. */
+function testImplementation(): events.EventsServiceServer {
+  return {
+    listEvents: unaryHandler(logger, async (request: events.ListEventsRequest) => {
+      if (request.type === "bad") throw new InvalidArgumentError("type", "expected match, tournament or prop");
+      if (request.type === "missing") throw new NotFoundError("no such event");
+      if (request.type === "crash") throw new Error("secret internal detail");
+      if (request.type === "slow") await new Promise((r) => setTimeout(r, 1_000));
+      return { ...emptyPage, nextCursor: `type=${request.type}` };
+    }),
+    applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
+    getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: 0, eventCount: 0 })),
+  };
+}
+
+describe("gRPC server and client wiring", () => {
+  let server: RunningGrpcServer;
+  let client: events.EventsServiceClient;
+
+  beforeAll(async () => {
+    server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+      services: [
+        {
+          name: "odds.events.v1.EventsService",
+          definition: events.EventsServiceService,
+          implementation: testImplementation(),
+        },
+      ],
+    });
+    client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${server.port}`, {
+      serviceName: "odds.events.v1.EventsService",
+      defaultDeadlineMs: 300,
+    });
+  });
+
+  afterAll(async () => {
+    client.close();
+    await server.shutdown(1_000);
+  });
+
+  const list = (type: string) => callUnary(client, client.listEvents, events.ListEventsRequest.create({ type }));
+  const failure = async (type: string) =>
+    (await list(type).then(
+      () => undefined,
+      (err: ServiceError) => err,
+    )) as ServiceError;
+
+  it("resolves a unary call with the handler's response", async () => {
+    await expect(list("match")).resolves.toMatchObject({ nextCursor: "type=match" });
+  });
+
+  it("sends domain errors with their gRPC status and message", async () => {
+    expect(await failure("bad")).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: "type: expected match, tournament or prop",
+    });
+    expect(await failure("missing")).toMatchObject({ code: status.NOT_FOUND });
+  });
+
+  it("sends an unexpected error as INTERNAL without its message, never UNKNOWN", async () => {
+    const err = await failure("crash");
+    expect(err.code).toBe(status.INTERNAL);
+    expect(err.details).not.toContain("secret");
+  });
+
+  it("puts a default deadline on every client call", async () => {
+    expect((await failure("slow")).code).toBe(status.DEADLINE_EXCEEDED);
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("on SIGTERM drains the in-flight call, refuses new ones and exits 0", async () => {
+    // A real process: the compiled platform library serving a slow handler.
+    const script = `
+      const { events } = require(${JSON.stringify(join(__dirname, "../../../proto/dist/index.js"))});
+      const p = require(${JSON.stringify(join(__dirname, "../dist/index.js"))});
+      const logger = p.createLogger("shutdown-test", "silent");
+      (async () => {
+        const impl = {
+          listEvents: p.unaryHandler(logger, async () => { await new Promise((r) => setTimeout(r, 800)); return { items: [], nextCursor: "drained", notice: "" }; }),
+          applyCycle: p.unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
+          getFeedStatus: p.unaryHandler(logger, async () => ({ lastCycleAtMs: 0, eventCount: 0 })),
+        };
+        const server = await p.startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: [{ name: "odds.events.v1.EventsService", definition: events.EventsServiceService, implementation: impl }] });
+        const lifecycle = new p.Lifecycle(logger, 10000);
+        lifecycle.onShutdown("grpc", () => server.shutdown(8000));
+        lifecycle.listen();
+        process.stdout.write(String(server.port) + "\\n");
+      })();`;
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const port = await new Promise<number>((resolve) =>
+      child.stdout.once("data", (d) => resolve(Number(String(d).trim()))),
+    );
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${port}`, {
+      serviceName: "odds.events.v1.EventsService",
+      defaultDeadlineMs: 5_000,
+    });
+    try {
+      const inFlight = callUnary(client, client.listEvents, events.ListEventsRequest.create({}));
+      await new Promise((r) => setTimeout(r, 200));
+      child.kill("SIGTERM");
+      await expect(inFlight).resolves.toMatchObject({ nextCursor: "drained" });
+      expect(await exited).toBe(0);
+      const late = await callUnary(client, client.listEvents, events.ListEventsRequest.create({})).catch(
+        (err: ServiceError) => err,
+      );
+      expect((late as ServiceError).code).toBe(status.UNAVAILABLE);
+    } finally {
+      client.close();
+      child.kill("SIGKILL");
+    }
+  });
+});
