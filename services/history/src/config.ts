@@ -1,0 +1,18 @@
+import { baseConfigSchema, env } from "@odds/platform";
+import { z } from "zod";
+
+export const configSchema = baseConfigSchema.extend({
+  GRPC_PORT: env.port(50052),
+  HISTORY_LIVE_MONGODB_URI: env.mongoUri(),
+  HISTORY_ARCHIVE_MONGODB_URI: env.mongoUri(),
+  /** Ticks older than this many days move from the live tier to the archive tier. */
+  HISTORY_LIVE_RETENTION_DAYS: z.coerce.number().int().min(1).default(28),
+  /** How often the in-process archiver runs; 0 leaves archiving to the CronJob (`node dist/archiver.js`). */
+  ARCHIVE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Ticks moved per archiver batch. */
+  ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2_000),
+  /** How long a read waits for the archive tier before answering with the live part and a notice. */
+  ARCHIVE_READ_TIMEOUT_MS: env.milliseconds(1_500),
+});
+
+export type HistoryConfig = z.output<typeof configSchema>;
