@@ -1,0 +1,37 @@
+import { baseConfigSchema, env } from "@odds/platform";
+import { z } from "zod";
+
+const csv = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+/** Every variable ingest reads; documented in the README section "Ingest and the simulated feed". */
+export const ingestConfigSchema = baseConfigSchema.extend({
+  GRPC_PORT: env.port(50055),
+  EVENTS_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50051"),
+  HISTORY_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50052"),
+  CATALOGUE_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50053"),
+  /** How often a cycle runs. */
+  INGEST_INTERVAL_MS: env.milliseconds(120_000),
+  /** Deadline of one write RPC (backfill batches are large). */
+  WRITE_DEADLINE_MS: env.milliseconds(120_000),
+  /** YAML list of upstream sources with their ranks; defaults to the committed sources.yaml. */
+  SOURCES_FILE: z.string().min(1).optional(),
+  /** Seed of the simulated feed: the same seed and clock give the same feed. */
+  SIM_SEED: z.string().min(1).default("odds-v2"),
+  /** Leagues whose simulated source has gone quiet (no write for SIM_QUIET_MINUTES). */
+  SIM_QUIET_LEAGUES: csv,
+  SIM_QUIET_MINUTES: z.coerce.number().int().positive().default(60),
+  /** Backfill starts this many days ago; unset means from 2026-08-14 (capture start). */
+  BACKFILL_DAYS: z.coerce.number().int().min(0).optional(),
+  /** Bookmakers whose prices are de-vigged into fair odds. */
+  FAIR_ODDS_BOOKMAKERS: csv.transform((list) => (list.length > 0 ? list : ["pinnacle", "betfair_ex_au"])),
+});
+
+export type IngestConfig = z.output<typeof ingestConfigSchema>;
