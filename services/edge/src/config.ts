@@ -1,0 +1,22 @@
+import { baseConfigSchema, env } from "@odds/platform";
+import { z } from "zod";
+
+export const edgeConfigSchema = baseConfigSchema.extend({
+  HTTP_PORT: env.port(8080),
+  EVENTS_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50051"),
+  HISTORY_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50052"),
+  CATALOGUE_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50053"),
+  USAGE_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50054"),
+  DOWNSTREAM_DEADLINE_MS: env.milliseconds(5_000),
+  REDIS_URL: env.redisUrl().default("redis://127.0.0.1:6379"),
+  /** open: serve without limits while Redis is unreachable; closed: answer 503 instead. */
+  RATE_LIMIT_FAIL_MODE: z.enum(["open", "closed"]).default("open"),
+  PLAN_CACHE_TTL_MS: env.milliseconds(5_000),
+  USAGE_FLUSH_INTERVAL_MS: env.milliseconds(1_000),
+  /** /health reports the pipeline stale when the last ingest cycle is older than this. */
+  PIPELINE_STALE_AFTER_MS: env.milliseconds(10 * 60_000),
+  /** After v2's retirement every v2 route answers 410 Gone. */
+  V2_RETIRED: env.flag(false),
+});
+
+export type EdgeConfig = z.output<typeof edgeConfigSchema>;

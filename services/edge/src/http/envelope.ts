@@ -1,0 +1,34 @@
+import type { Context } from "koa";
+import type { RoutePage } from "./route";
+
+const OPEN = Buffer.from('{"success":true,"data":[');
+const COMMA = Buffer.from(",");
+
+/**
+ * Writes a success envelope. Items are contract objects already rendered as JSON by the
+ * services, so they are spliced into the body as bytes, never parsed and re-encoded.
+ */
+export function writePage(ctx: Context, page: RoutePage): void {
+  const parts: Uint8Array[] = [OPEN];
+  page.items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  const tail: Record<string, unknown> = { nextCursor: page.nextCursor };
+  if (page.notice) tail.notice = page.notice;
+  parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
+  ctx.status = 200;
+  ctx.type = "application/json";
+  ctx.body = Buffer.concat(parts);
+}
+
+/** A single object route (health) uses the same envelope with its object as data. */
+export function writeObject(ctx: Context, data: unknown): void {
+  ctx.status = 200;
+  ctx.body = { success: true, data, nextCursor: null };
+}
+
+export function writeFailure(ctx: Context, status: number, error: string, message?: string): void {
+  ctx.status = status;
+  ctx.body = { success: false, error, ...(message ? { message } : {}) };
+}

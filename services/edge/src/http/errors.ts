@@ -1,0 +1,90 @@
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import type { Logger } from "@odds/platform";
+import { redactApiKey } from "@odds/platform";
+import type { Middleware } from "koa";
+import { writeFailure } from "./envelope";
+
+/** A failure already expressed in the contract's terms: HTTP status, `error` and optional `message`. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly detail?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ? `${error}: ${detail}` : error);
+  }
+}
+
+export const invalidParams = (message: string) => new ApiError(400, "Invalid params", message);
+export const invalidApiKey = () => new ApiError(401, "Invalid API key");
+export const inactiveApiKey = () => new ApiError(403, "Inactive API key");
+export const notFound = () => new ApiError(404, "Not found");
+export const methodNotAllowed = (allow: string) => new ApiError(405, "Method not allowed", undefined, { Allow: allow });
+export const gone = () => new ApiError(410, "Gone", "API v2 has been retired; use v1");
+export const queryFailed = () => new ApiError(500, "Query failed");
+export const notImplemented = () => new ApiError(501, "Not Implemented");
+export const serviceUnavailable = (message?: string) => new ApiError(503, "Service unavailable", message);
+
+/** Statuses every keyed route may answer besides the ones it lists. */
+const KEYED_STATUSES = [401, 403, 429];
+
+/**
+ * The route state the error boundary reads: which extra statuses the contract lists for
+ * the matched route. A status a route does not list is never answered by it.
+ */
+export interface RouteErrorScope {
+  errors: number[];
+}
+
+function grpcCode(err: unknown): GrpcStatus | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  const metadata = (err as { metadata?: unknown }).metadata;
+  return typeof code === "number" && metadata !== undefined ? (code as GrpcStatus) : undefined;
+}
+
+function grpcDetails(err: unknown): string | undefined {
+  const details = (err as { details?: unknown }).details;
+  return typeof details === "string" && details.length > 0 ? details : undefined;
+}
+
+/** gRPC status → the contract's error, honouring the statuses the route lists. */
+export function fromGrpcError(err: unknown, scope: RouteErrorScope | undefined): ApiError | undefined {
+  const code = grpcCode(err);
+  if (code === undefined) return undefined;
+  const listed = new Set([...KEYED_STATUSES, ...(scope?.errors ?? [])]);
+  const mapped =
+    code === GrpcStatus.INVALID_ARGUMENT
+      ? invalidParams(grpcDetails(err) ?? "invalid parameter")
+      : code === GrpcStatus.NOT_FOUND
+        ? notFound()
+        : code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED
+          ? serviceUnavailable()
+          : queryFailed();
+  return listed.has(mapped.status) ? mapped : queryFailed();
+}
+
+/**
+ * The ONE error boundary, first in the chain: every failure below it becomes the contract's
+ * failure envelope. gRPC statuses map here and nowhere else.
+ */
+export function errorBoundary(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const scope = ctx.state.routeErrors as RouteErrorScope | undefined;
+      const apiError = err instanceof ApiError ? err : (fromGrpcError(err, scope) ?? queryFailed());
+      if (!(err instanceof ApiError)) {
+        logger.error(
+          { err: { message: (err as Error).message, code: grpcCode(err) }, path: redactApiKey(ctx.url) },
+          "request failed",
+        );
+      }
+      for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
+      writeFailure(ctx, apiError.status, apiError.error, apiError.detail);
+    }
+  };
+}
