@@ -7,6 +7,7 @@ import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
 import { RedisInstrumentation } from "@opentelemetry/instrumentation-redis";
 import type { SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { redactApiKey } from "../logger";
 
 /** The instrumentations every service loads: HTTP, Koa, gRPC, MongoDB and Redis. */
 export function instrumentations() {
@@ -14,6 +15,11 @@ export function instrumentations() {
     new HttpInstrumentation({
       // Health probes would otherwise make one trace each.
       ignoreIncomingRequestHook: (req) => req.url === "/metrics",
+      // API keys may arrive as ?apiKey=; url.query is rewritten with the name matched case-insensitively.
+      startIncomingSpanHook: (req) => {
+        const query = req.url?.split("?")[1];
+        return query ? { "url.query": redactApiKey(`?${query}`).slice(1) } : {};
+      },
     }),
     new KoaInstrumentation(),
     new GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
