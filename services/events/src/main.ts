@@ -1,12 +1,28 @@
-import { createLogger, Lifecycle, loadConfigOrExit, startGrpcServer, startMetricsServer } from "@odds/platform";
+import {
+  connectMongo,
+  createLogger,
+  Lifecycle,
+  loadConfigOrExit,
+  startGrpcServer,
+  startMetricsServer,
+} from "@odds/platform";
 import { events } from "@odds/proto";
 import { eventsConfigSchema } from "./config";
+import { EventFeed } from "./feed";
+import { EventReadModel } from "./readModel";
 import { eventsRpc } from "./rpc";
+import { EventStore } from "./store";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(eventsConfigSchema);
   const logger = createLogger("events", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+
+  const mongo = await connectMongo(config.EVENTS_MONGODB_URI, { appName: "events", logger });
+  const model = new EventReadModel();
+  const feed = new EventFeed(new EventStore(mongo.db), model, logger);
+  await feed.load();
+  feed.startPolling(config.EVENTS_REFRESH_INTERVAL_MS);
 
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
@@ -14,7 +30,7 @@ async function main(): Promise<void> {
       {
         name: "odds.events.v1.EventsService",
         definition: events.EventsServiceService,
-        implementation: eventsRpc(logger),
+        implementation: eventsRpc(logger, model, feed),
       },
     ],
     logger,
@@ -26,7 +42,12 @@ async function main(): Promise<void> {
     "metrics",
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
   );
+  lifecycle.onShutdown("feed", () => feed.stop());
+  lifecycle.onShutdown("mongo", () => mongo.close());
   lifecycle.listen();
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`events failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,295 @@
+import { z } from "zod";
+import type { events } from "@odds/proto";
+import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
+
+/**
+ * The rules of GET /v2/events/ as pure functions: which events a query selects, in what
+ * order, and how each selected event's odds are shaped. No I/O, no clock of its own.
+ */
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+/** Rule 3: without a date window, eventID or includeFinished, events that kicked off longer ago are omitted. */
+export const FINISHED_CUTOFF_MS = 24 * 60 * 60 * 1000;
+/** info.stale: the source has written nothing for this long. */
+export const STALE_AFTER_MS = 45 * 60 * 1000;
+/** The oddID filter's wildcard for the statEntityID slot of player props. */
+export const PLAYER_ID_WILDCARD = "PLAYER_ID";
+
+/** What the caller's plan lets it see (rule 4); null means everything. */
+export interface PlanScope {
+  sportIDs: ReadonlySet<string> | null;
+  leagueIDs: ReadonlySet<string> | null;
+  bookmakerIDs: ReadonlySet<string> | null;
+  fairOdds: boolean;
+}
+
+export interface EventQuery {
+  eventIDs: string[];
+  sportIDs: string[];
+  leagueIDs: string[];
+  type?: string;
+  oddsAvailable?: boolean;
+  oddsPresent?: boolean;
+  oddIDs: string[];
+  includeOpposingOdds: boolean;
+  includeAltLines: boolean;
+  bookmakerIDs: string[];
+  teamIDs: string[];
+  playerIDs: string[];
+  finalized?: boolean;
+  live?: boolean;
+  started?: boolean;
+  ended?: boolean;
+  cancelled?: boolean;
+  startsAfterMs?: number;
+  startsBeforeMs?: number;
+  includeFinished: boolean;
+}
+
+/** What selection needs to know about one event, extracted once per cycle. */
+export interface EventFacts {
+  eventID: string;
+  sportID: string;
+  leagueID: string;
+  type: string;
+  startsAtMs: number;
+  started: boolean;
+  ended: boolean;
+  live: boolean;
+  cancelled: boolean;
+  finalized: boolean;
+  oddsPresent: boolean;
+  oddsAvailable: boolean;
+  teamIDs: ReadonlySet<string>;
+  playerIDs: ReadonlySet<string>;
+}
+
+export function factsOf(event: events.Event, odds: { oddsPresent: boolean; oddsAvailable: boolean }): EventFacts {
+  const playerIDs = new Set(Object.values(event.players).map((player) => player.playerId));
+  for (const side of Object.values(event.odds)) if (side.playerId) playerIDs.add(side.playerId);
+  return {
+    eventID: event.eventId,
+    sportID: event.sportId,
+    leagueID: event.leagueId,
+    type: event.type,
+    startsAtMs: event.status?.startsAtMs ?? 0,
+    started: event.status?.started ?? false,
+    ended: event.status?.ended ?? false,
+    live: event.status?.live ?? false,
+    cancelled: event.status?.cancelled ?? false,
+    finalized: event.status?.finalized ?? false,
+    ...odds,
+    teamIDs: new Set([event.home?.teamId, event.away?.teamId].filter((id): id is string => !!id)),
+    playerIDs,
+  };
+}
+
+/** Rule 4: the event's sport and league are in the plan. Applies even to eventID lookups. */
+export function planAllowsEvent(facts: EventFacts, plan: PlanScope): boolean {
+  return (
+    (plan.sportIDs === null || plan.sportIDs.has(facts.sportID)) &&
+    (plan.leagueIDs === null || plan.leagueIDs.has(facts.leagueID))
+  );
+}
+
+function flagMatches(wanted: boolean | undefined, actual: boolean): boolean {
+  return wanted === undefined || wanted === actual;
+}
+
+function listMatches(wanted: string[], actual: string): boolean {
+  return wanted.length === 0 || wanted.includes(actual);
+}
+
+function anyIn(wanted: string[], actual: ReadonlySet<string>): boolean {
+  return wanted.length === 0 || wanted.some((id) => actual.has(id));
+}
+
+/** Rule 3: the earliest kickoff a query without a date window, eventID or includeFinished can see. */
+export function earliestStartMs(query: EventQuery, nowMs: number): number | undefined {
+  if (query.eventIDs.length > 0 || query.includeFinished) return undefined;
+  if (query.startsAfterMs !== undefined || query.startsBeforeMs !== undefined) return undefined;
+  return nowMs - FINISHED_CUTOFF_MS;
+}
+
+/**
+ * Whether the query selects the event (plan visibility is checked separately).
+ * Rule 1: with eventIDs, those IDs are the ONLY selector: every other event filter (including
+ * type, ended, cancelled, teamID, playerID, oddsAvailable, oddsPresent and the cut-off) is ignored.
+ */
+export function selectsEvent(facts: EventFacts, query: EventQuery, nowMs: number): boolean {
+  if (query.eventIDs.length > 0) return query.eventIDs.includes(facts.eventID);
+  const earliest = earliestStartMs(query, nowMs);
+  return (
+    (earliest === undefined || facts.startsAtMs >= earliest) &&
+    (query.startsAfterMs === undefined || facts.startsAtMs > query.startsAfterMs) &&
+    (query.startsBeforeMs === undefined || facts.startsAtMs < query.startsBeforeMs) &&
+    listMatches(query.sportIDs, facts.sportID) &&
+    listMatches(query.leagueIDs, facts.leagueID) &&
+    (query.type === undefined || query.type === facts.type) &&
+    flagMatches(query.live, facts.live) &&
+    flagMatches(query.started, facts.started) &&
+    flagMatches(query.ended, facts.ended) &&
+    flagMatches(query.finalized, facts.finalized) &&
+    flagMatches(query.cancelled, facts.cancelled) &&
+    flagMatches(query.oddsAvailable, facts.oddsAvailable) &&
+    flagMatches(query.oddsPresent, facts.oddsPresent) &&
+    anyIn(query.teamIDs, facts.teamIDs) &&
+    anyIn(query.playerIDs, facts.playerIDs)
+  );
+}
+
+/** Keyset position in the /events order: startsAt ascending, then eventID. */
+export const pagePositionSchema = z.object({ s: z.number().int(), e: z.string().min(1) });
+export type PagePosition = z.output<typeof pagePositionSchema>;
+
+export function positionOf(facts: EventFacts): PagePosition {
+  return { s: facts.startsAtMs, e: facts.eventID };
+}
+
+export function compareOrder(a: PagePosition, b: PagePosition): number {
+  if (a.s !== b.s) return a.s - b.s;
+  return a.e < b.e ? -1 : a.e > b.e ? 1 : 0;
+}
+
+/** The filters a cursor is bound to: everything but paging and the caller, lists order-free. */
+export function cursorBinding(query: EventQuery): Record<string, unknown> {
+  const binding: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    binding[key] = Array.isArray(value) ? [...new Set(value as string[])].sort() : value;
+  }
+  return binding;
+}
+
+/** Rule 2 plus plan: how each selected event's odds are shaped for this request. */
+export interface OddsShape {
+  /** oddID patterns; empty = every side. */
+  oddIDs: string[];
+  includeOpposingOdds: boolean;
+  includeAltLines: boolean;
+  /** Sides of these players only; empty = every side. */
+  playerIDs: string[];
+  /** Visible bookmakers (plan ∩ request); null = every bookmaker. */
+  bookmakerIDs: ReadonlySet<string> | null;
+  fairOdds: boolean;
+}
+
+export function shapeFor(query: EventQuery, plan: PlanScope): OddsShape {
+  const requested = query.bookmakerIDs.length > 0 ? new Set(query.bookmakerIDs) : null;
+  let bookmakerIDs: ReadonlySet<string> | null = requested ?? plan.bookmakerIDs;
+  if (requested && plan.bookmakerIDs) bookmakerIDs = new Set([...requested].filter((id) => plan.bookmakerIDs?.has(id)));
+  return {
+    oddIDs: query.oddIDs,
+    includeOpposingOdds: query.includeOpposingOdds,
+    includeAltLines: query.includeAltLines,
+    playerIDs: query.playerIDs,
+    bookmakerIDs,
+    fairOdds: plan.fairOdds,
+  };
+}
+
+/** A key for caching the rendering of a shape that depends only on plan-like settings; undefined = do not cache. */
+export function shapeCacheKey(shape: OddsShape): string | undefined {
+  if (shape.oddIDs.length > 0 || shape.playerIDs.length > 0) return undefined;
+  const bookmakers = shape.bookmakerIDs === null ? "*" : [...shape.bookmakerIDs].sort().join(",");
+  return `${shape.fairOdds ? "f" : "-"}${shape.includeAltLines ? "a" : "-"}|${bookmakers}`;
+}
+
+/** The shape served when nothing narrows or widens the stored rendering. */
+export const FULL_SHAPE: OddsShape = {
+  oddIDs: [],
+  includeOpposingOdds: false,
+  includeAltLines: false,
+  playerIDs: [],
+  bookmakerIDs: null,
+  fairOdds: true,
+};
+
+/** oddID filter entry matching: exact, or PLAYER_ID in the statEntityID slot matching any player prop. */
+export function oddIDMatches(pattern: string, side: ContractOdds): boolean {
+  if (pattern === side.oddID) return true;
+  const parts = pattern.split("-");
+  if (parts.length !== 5 || parts[1] !== PLAYER_ID_WILDCARD || !side.playerID) return false;
+  return (
+    parts[0] === side.statID && parts[2] === side.periodID && parts[3] === side.betTypeID && parts[4] === side.sideID
+  );
+}
+
+function pickBookmakers<V>(entries: Record<string, V>, visible: ReadonlySet<string> | null): Record<string, V> {
+  if (visible === null) return entries;
+  const out: Record<string, V> = {};
+  for (const [bookmakerID, value] of Object.entries(entries)) if (visible.has(bookmakerID)) out[bookmakerID] = value;
+  return out;
+}
+
+function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefined {
+  const { altLines, ...rest } = side;
+  const byBookmaker: Record<string, ContractBookmakerOdds> = pickBookmakers(side.byBookmaker, shape.bookmakerIDs);
+  // A side no visible bookmaker prices is left out rather than shown as a bare consensus.
+  if (shape.bookmakerIDs !== null && Object.keys(byBookmaker).length === 0) return undefined;
+  const shaped: ContractOdds = { ...rest, byBookmaker };
+  if (!shape.fairOdds) {
+    shaped.fairOdds = null;
+    shaped.fairSpread = null;
+    shaped.fairOverUnder = null;
+  }
+  if (shape.includeAltLines) {
+    const lines: Record<string, ContractAltLine> = {};
+    for (const [line, alt] of Object.entries(altLines ?? {})) {
+      const visible = pickBookmakers(alt.byBookmaker, shape.bookmakerIDs);
+      if (Object.keys(visible).length > 0) lines[line] = { byBookmaker: visible };
+    }
+    shaped.altLines = lines;
+  }
+  return shaped;
+}
+
+/** The oddIDs of the event this shape keeps, in the event's order. */
+export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsShape): string[] {
+  const all = Object.keys(odds);
+  if (shape.oddIDs.length === 0 && shape.playerIDs.length === 0) return all;
+  const keep = new Set<string>();
+  for (const oddID of all) {
+    const side = odds[oddID] as ContractOdds;
+    const byOddID = shape.oddIDs.length === 0 || shape.oddIDs.some((pattern) => oddIDMatches(pattern, side));
+    const byPlayer = shape.playerIDs.length === 0 || (!!side.playerID && shape.playerIDs.includes(side.playerID));
+    if (byOddID && byPlayer) keep.add(oddID);
+  }
+  if (shape.includeOpposingOdds) {
+    for (const oddID of [...keep]) {
+      const opposing = odds[oddID]?.opposingOddID;
+      if (opposing && odds[opposing]) keep.add(opposing);
+    }
+  }
+  return all.filter((oddID) => keep.has(oddID));
+}
+
+/** A new contract Event with odds, bookmakers, links and fair prices shaped for the request and plan. */
+export function shapeEvent(event: ContractEvent, shape: OddsShape): ContractEvent {
+  const odds: Record<string, ContractOdds> = {};
+  for (const oddID of selectedOddIDs(event.odds, shape)) {
+    const shaped = shapeSide(event.odds[oddID] as ContractOdds, shape);
+    if (shaped) odds[oddID] = shaped;
+  }
+  const visible = shape.bookmakerIDs;
+  return {
+    ...event,
+    info:
+      visible === null
+        ? event.info
+        : { ...event.info, bookmakersPresent: event.info.bookmakersPresent.filter((id) => visible.has(id)) },
+    odds,
+    links:
+      visible === null
+        ? event.links
+        : {
+            bookmakers: pickBookmakers(event.links.bookmakers, visible),
+            betslip: pickBookmakers(event.links.betslip, visible),
+          },
+  };
+}
+
+export function isStale(lastUpdatedAtMs: number, nowMs: number): boolean {
+  return nowMs - lastUpdatedAtMs >= STALE_AFTER_MS;
+}

@@ -1,0 +1,179 @@
+import { CursorCodec } from "@odds/platform";
+import type { events } from "@odds/proto";
+import {
+  compareOrder,
+  cursorBinding,
+  earliestStartMs,
+  type EventFacts,
+  type EventQuery,
+  factsOf,
+  FULL_SHAPE,
+  isStale,
+  type OddsShape,
+  type PagePosition,
+  pagePositionSchema,
+  planAllowsEvent,
+  positionOf,
+  selectsEvent,
+  shapeCacheKey,
+  shapeEvent,
+  shapeFor,
+  type PlanScope,
+} from "./query";
+import { type ContractEvent, oddsState, renderEvent } from "./render";
+
+/** An event's JSON split around the value of info.stale, which is decided at serve time. */
+interface RenderedJson {
+  head: Buffer;
+  tail: Buffer;
+}
+
+const STALE_MARKER = '"stale":false';
+const TRUE = Buffer.from("true");
+const FALSE = Buffer.from("false");
+/** Plan-driven renderings kept per event per cycle (tiers x include flags); request-specific shapes are not cached. */
+const MAX_CACHED_SHAPES = 12;
+
+function splitAtStale(contract: ContractEvent): RenderedJson {
+  const json = JSON.stringify(contract);
+  const at = json.indexOf(STALE_MARKER, json.indexOf('"info":'));
+  const valueAt = at + STALE_MARKER.length - "false".length;
+  return { head: Buffer.from(json.slice(0, valueAt)), tail: Buffer.from(json.slice(at + STALE_MARKER.length)) };
+}
+
+/** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
+export class PreparedEvent {
+  readonly facts: EventFacts;
+  readonly contract: ContractEvent;
+  readonly lastUpdatedAtMs: number;
+  private readonly renderings = new Map<string, RenderedJson>();
+
+  constructor(
+    event: events.Event,
+    readonly contentHash: string,
+  ) {
+    this.contract = renderEvent(event);
+    this.facts = factsOf(event, oddsState(event));
+    this.lastUpdatedAtMs = event.info?.lastUpdatedAtMs ?? 0;
+    this.rendered(FULL_SHAPE);
+  }
+
+  private rendered(shape: OddsShape): RenderedJson {
+    const key = shapeCacheKey(shape);
+    const cached = key === undefined ? undefined : this.renderings.get(key);
+    if (cached) return cached;
+    const rendering = splitAtStale(shapeEvent(this.contract, shape));
+    if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, rendering);
+    return rendering;
+  }
+
+  /** The event's contract JSON for this shape, with info.stale as of `nowMs`. */
+  json(shape: OddsShape, nowMs: number): Buffer {
+    const { head, tail } = this.rendered(shape);
+    return Buffer.concat([head, isStale(this.lastUpdatedAtMs, nowMs) ? TRUE : FALSE, tail]);
+  }
+}
+
+export interface FeedState {
+  /** Increases with every cycle that changed at least one event. */
+  version: number;
+  cycleId: string;
+  lastCycleAtMs: number;
+}
+
+export interface EventPage {
+  items: Buffer[];
+  /** Empty on the last page. */
+  nextCursor: string;
+}
+
+const cursorCodec = new CursorCodec("events", pagePositionSchema);
+
+/** Index of the first element for which `isAtOrAfter` holds; the predicate must be monotonic over `items`. */
+function firstIndex(items: readonly PreparedEvent[], isAtOrAfter: (event: PreparedEvent) => boolean): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (isAtOrAfter(items[mid] as PreparedEvent)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/**
+ * Every current event in memory, ordered as /events serves them. Replaced wholesale on each
+ * change (copy-on-write), so a request in flight always reads one consistent snapshot.
+ */
+export class EventReadModel {
+  private byID = new Map<string, PreparedEvent>();
+  private ordered: readonly PreparedEvent[] = [];
+  private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0 };
+
+  get feedState(): FeedState {
+    return this.state;
+  }
+
+  get size(): number {
+    return this.byID.size;
+  }
+
+  contentHash(eventID: string): string | undefined {
+    return this.byID.get(eventID)?.contentHash;
+  }
+
+  /** Replaces the given events and records the feed state they belong to. */
+  apply(changed: readonly PreparedEvent[], state: FeedState): void {
+    if (changed.length > 0) {
+      const byID = new Map(this.byID);
+      for (const event of changed) byID.set(event.facts.eventID, event);
+      this.ordered = [...byID.values()].sort((a, b) => compareOrder(positionOf(a.facts), positionOf(b.facts)));
+      this.byID = byID;
+    }
+    this.state = state;
+  }
+
+  /** One page of GET /v2/events/ for the caller's plan. */
+  list(query: EventQuery, plan: PlanScope, page: { limit: number; cursor: string }, nowMs: number): EventPage {
+    const binding = cursorBinding(query);
+    const after: PagePosition | undefined = page.cursor ? cursorCodec.decode(page.cursor, binding) : undefined;
+    const shape = shapeFor(query, plan);
+    const selected: PreparedEvent[] = [];
+    for (const event of this.candidates(query, after, nowMs)) {
+      if (!planAllowsEvent(event.facts, plan) || !selectsEvent(event.facts, query, nowMs)) continue;
+      selected.push(event);
+      if (selected.length > page.limit) break;
+    }
+    const served = selected.slice(0, page.limit);
+    const last = served[served.length - 1];
+    return {
+      items: served.map((event) => event.json(shape, nowMs)),
+      nextCursor: selected.length > page.limit && last ? cursorCodec.encode(binding, positionOf(last.facts)) : "",
+    };
+  }
+
+  /** Events in serving order from just after the cursor, skipping what the cut-off or startsAfter excludes anyway. */
+  private *candidates(query: EventQuery, after: PagePosition | undefined, nowMs: number): Iterable<PreparedEvent> {
+    if (query.eventIDs.length > 0) {
+      const wanted = [...new Set(query.eventIDs)]
+        .map((eventID) => this.byID.get(eventID))
+        .filter((event): event is PreparedEvent => event !== undefined)
+        .sort((a, b) => compareOrder(positionOf(a.facts), positionOf(b.facts)));
+      yield* after ? wanted.filter((event) => compareOrder(positionOf(event.facts), after) > 0) : wanted;
+      return;
+    }
+    const ordered = this.ordered;
+    const earliest = earliestStartMs(query, nowMs) ?? query.startsAfterMs ?? Number.NEGATIVE_INFINITY;
+    let start = firstIndex(ordered, (event) => event.facts.startsAtMs >= earliest);
+    if (after)
+      start = Math.max(
+        start,
+        firstIndex(ordered, (event) => compareOrder(positionOf(event.facts), after) > 0),
+      );
+    for (let i = start; i < ordered.length; i++) {
+      const event = ordered[i] as PreparedEvent;
+      if (query.startsBeforeMs !== undefined && event.facts.startsAtMs >= query.startsBeforeMs) return;
+      yield event;
+    }
+  }
+}
