@@ -1,11 +1,11 @@
 import type { DownstreamClients } from "../gateways/clients";
 import type { RouteDefinition } from "../http/route";
+import { eventsRoutes } from "./events.route";
 
 /**
  * Every keyed data route of the public API. Each resource module exports a factory
  * `xxxRoutes(clients)` returning its RouteDefinitions; add its spread here.
  */
 export function dataRoutes(clients: DownstreamClients): RouteDefinition[] {
-  void clients;
-  return [];
+  return [...eventsRoutes(clients)];
 }

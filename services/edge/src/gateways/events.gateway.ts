@@ -1,0 +1,15 @@
+import { callUnary } from "@odds/platform";
+import type { common, events } from "@odds/proto";
+
+/** The edge's only door to the events service. */
+export class EventsGateway {
+  constructor(private readonly client: events.EventsServiceClient) {}
+
+  listEvents(request: events.ListEventsRequest): Promise<common.JsonPage> {
+    return callUnary(this.client, this.client.listEvents, request);
+  }
+
+  feedStatus(): Promise<events.FeedStatus> {
+    return callUnary(this.client, this.client.getFeedStatus, {});
+  }
+}
