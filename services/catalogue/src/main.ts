@@ -2,6 +2,8 @@ import { connectMongo, createLogger, Lifecycle, startGrpcServer, startMetricsSer
 import { catalogue } from "@odds/proto";
 import { loadCatalogueConfig } from "./config";
 import { catalogueRpc } from "./rpc";
+import { CatalogueService } from "./service";
+import { CatalogueStore } from "./store";
 
 async function main(): Promise<void> {
   const config = loadCatalogueConfig();
@@ -9,6 +11,14 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 
   const mongo = await connectMongo(config.CATALOGUE_MONGODB_URI, { appName: "catalogue", logger });
+  const service = await CatalogueService.open(new CatalogueStore(mongo.db), logger, {
+    eventTtlMs: config.CATALOGUE_EVENT_TTL_MS,
+  });
+  const refresh = setInterval(() => {
+    service.refreshIfBehind().catch((err: unknown) => logger.warn({ err }, "catalogue refresh failed"));
+  }, config.CATALOGUE_REFRESH_MS);
+  refresh.unref();
+
   const metrics = await startMetricsServer(config.METRICS_PORT);
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
@@ -17,12 +27,13 @@ async function main(): Promise<void> {
       {
         name: "odds.catalogue.v1.CatalogueService",
         definition: catalogue.CatalogueServiceService,
-        implementation: catalogueRpc(logger),
+        implementation: catalogueRpc(service, logger),
       },
     ],
   });
 
   lifecycle.onShutdown("grpc", () => server.shutdown(config.SHUTDOWN_TIMEOUT_MS / 2));
+  lifecycle.onShutdown("refresh", () => clearInterval(refresh));
   lifecycle.onShutdown(
     "metrics",
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
@@ -31,4 +42,7 @@ async function main(): Promise<void> {
   lifecycle.listen();
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`catalogue failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import stableStringify from "safe-stable-stringify";
+
+/**
+ * Live counts (activeEvents per sport, league and market; which bookmakers price a market
+ * in a league) maintained incrementally: each write folds in only the difference between
+ * an event's stored state and its incoming state, never a rescan of every event.
+ */
+
+export interface EventMarketState {
+  oddID: string;
+  /** Sorted, unique. */
+  bookmakerIDs: string[];
+}
+
+export interface EventState {
+  eventID: string;
+  sportID: string;
+  leagueID: string;
+  /** False once the event is finalized or has dropped out of the feed: it then counts nowhere. */
+  active: boolean;
+  /** Sorted by oddID, unique. */
+  markets: EventMarketState[];
+}
+
+export interface MarketLeagueActivity {
+  leagueID: string;
+  sportID: string;
+  /** Active events in this league with the market priced by at least one bookmaker. */
+  activeEvents: number;
+  /** bookmakerID -> active events in this league it prices the market on. */
+  bookmakers: Map<string, number>;
+}
+
+/** Canonical form of an incoming event: markets and bookmakers sorted and de-duplicated. */
+export function normalizeEventState(state: EventState): EventState {
+  const byOddID = new Map<string, Set<string>>();
+  for (const market of state.markets) {
+    const bookmakers = byOddID.get(market.oddID) ?? new Set<string>();
+    for (const bookmakerID of market.bookmakerIDs) if (bookmakerID) bookmakers.add(bookmakerID);
+    byOddID.set(market.oddID, bookmakers);
+  }
+  return {
+    eventID: state.eventID,
+    sportID: state.sportID,
+    leagueID: state.leagueID,
+    active: state.active,
+    markets: [...byOddID.keys()].sort().map((oddID) => ({ oddID, bookmakerIDs: [...byOddID.get(oddID)!].sort() })),
+  };
+}
+
+export function sameEventState(a: EventState | undefined, b: EventState): boolean {
+  return a !== undefined && stableStringify(a) === stableStringify(b);
+}
+
+export class ActivityLedger {
+  private readonly sports = new Map<string, number>();
+  private readonly leagues = new Map<string, number>();
+  private readonly markets = new Map<string, Map<string, MarketLeagueActivity>>();
+
+  /** Moves the counts from an event's previous state to its next one. */
+  replace(previous: EventState | undefined, next: EventState): void {
+    if (previous) this.fold(previous, -1);
+    this.fold(next, +1);
+  }
+
+  sportActiveEvents(sportID: string): number {
+    return this.sports.get(sportID) ?? 0;
+  }
+
+  leagueActiveEvents(leagueID: string): number {
+    return this.leagues.get(leagueID) ?? 0;
+  }
+
+  /** Every league the market has been priced in, including those where it is no longer active. */
+  marketLeagues(oddID: string): Iterable<MarketLeagueActivity> {
+    return this.markets.get(oddID)?.values() ?? [];
+  }
+
+  private fold(state: EventState, sign: 1 | -1): void {
+    if (!state.active) return;
+    bump(this.sports, state.sportID, sign);
+    bump(this.leagues, state.leagueID, sign);
+    for (const market of state.markets) {
+      if (market.bookmakerIDs.length === 0) continue;
+      const activity = this.marketLeague(market.oddID, state.leagueID, state.sportID);
+      activity.activeEvents += sign;
+      for (const bookmakerID of market.bookmakerIDs) bump(activity.bookmakers, bookmakerID, sign);
+    }
+  }
+
+  private marketLeague(oddID: string, leagueID: string, sportID: string): MarketLeagueActivity {
+    let leagues = this.markets.get(oddID);
+    if (!leagues) this.markets.set(oddID, (leagues = new Map()));
+    let activity = leagues.get(leagueID);
+    if (!activity) leagues.set(leagueID, (activity = { leagueID, sportID, activeEvents: 0, bookmakers: new Map() }));
+    return activity;
+  }
+}
+
+function bump(counts: Map<string, number>, key: string, sign: 1 | -1): void {
+  const value = (counts.get(key) ?? 0) + sign;
+  if (value === 0) counts.delete(key);
+  else counts.set(key, value);
+}

@@ -1,0 +1,291 @@
+import stableStringify from "safe-stable-stringify";
+import {
+  ActivityLedger,
+  normalizeEventState,
+  sameEventState,
+  type EventMarketState,
+  type EventState,
+} from "./activity";
+import { deriveMarket, type MarketDefinition } from "./market-definition";
+
+export interface SportRecord {
+  sportID: string;
+  name: string;
+  shortName: string;
+}
+
+export interface LeagueRecord extends SportRecord {
+  leagueID: string;
+}
+
+export interface TeamRecord {
+  teamID: string;
+  sportID: string;
+  leagueID: string;
+  names: { long: string; medium: string; short: string };
+  colors: { primary?: string; secondary?: string; primaryContrast?: string; secondaryContrast?: string };
+  statEntityID: string;
+}
+
+export interface PlayerRecord {
+  playerID: string;
+  teamID: string;
+  sportID: string;
+  leagueID: string;
+  name: string;
+  firstName: string;
+  lastName: string;
+  position?: string;
+  jerseyNumber?: number;
+  /** Sorted, unique: every event the player has been listed on. */
+  eventIDs: string[];
+}
+
+export interface StatRecord {
+  statID: string;
+  supportedLevels: { all: boolean; team: boolean; player: boolean };
+  displays: { short: string; long: string };
+  /** Sorted, unique. */
+  sportIDs: string[];
+}
+
+export interface IncomingMarket extends EventMarketState {
+  playerID?: string;
+  teamID?: string;
+}
+
+export interface IncomingEvent extends Omit<EventState, "markets"> {
+  markets: IncomingMarket[];
+}
+
+/** One ingest cycle: the catalogue entities it read and the current state of every event it carries. */
+export interface CatalogueCycle {
+  sports: SportRecord[];
+  leagues: LeagueRecord[];
+  teams: TeamRecord[];
+  players: PlayerRecord[];
+  stats: StatRecord[];
+  events: IncomingEvent[];
+}
+
+/** What a cycle changes: only these records need writing. Events carry their `seenAt` separately. */
+export interface CatalogueChanges {
+  sports: SportRecord[];
+  leagues: LeagueRecord[];
+  teams: TeamRecord[];
+  players: PlayerRecord[];
+  stats: StatRecord[];
+  markets: MarketDefinition[];
+  events: EventState[];
+}
+
+export interface CatalogueSnapshot {
+  sports: SportRecord[];
+  leagues: LeagueRecord[];
+  teams: TeamRecord[];
+  players: PlayerRecord[];
+  stats: StatRecord[];
+  markets: MarketDefinition[];
+  events: EventState[];
+}
+
+export function countChanges(changes: CatalogueChanges): number {
+  return Object.values(changes).reduce((total: number, records: unknown[]) => total + records.length, 0);
+}
+
+/**
+ * The whole catalogue in memory: the records, every event's last state and the live counts.
+ * Writes are planned first (pure, against the current state), persisted, then committed,
+ * so memory never runs ahead of the store.
+ */
+export class Catalogue {
+  readonly sports = new Map<string, SportRecord>();
+  readonly leagues = new Map<string, LeagueRecord>();
+  readonly teams = new Map<string, TeamRecord>();
+  readonly players = new Map<string, PlayerRecord>();
+  readonly stats = new Map<string, StatRecord>();
+  readonly markets = new Map<string, MarketDefinition>();
+  readonly activity = new ActivityLedger();
+  private readonly events = new Map<string, EventState>();
+  /** When each active event was last carried by a cycle (memory only: a restart restarts the clock). */
+  private readonly lastSeenAt = new Map<string, number>();
+  private readonly sorted = new Map<string, unknown[]>();
+
+  static fromSnapshot(snapshot: CatalogueSnapshot, now: number): Catalogue {
+    const catalogue = new Catalogue();
+    const canonical: CatalogueChanges = {
+      sports: snapshot.sports.map((sport) => mergeNamed(undefined, sport)),
+      leagues: snapshot.leagues.map((league) => mergeNamed(undefined, league)),
+      teams: snapshot.teams.map((team) => mergeTeam(undefined, team)),
+      players: snapshot.players.map((player) => mergePlayer(undefined, player)),
+      stats: snapshot.stats.map((stat) => mergeStat(undefined, stat)),
+      markets: snapshot.markets,
+      events: snapshot.events.map(normalizeEventState),
+    };
+    catalogue.commit(canonical, now, []);
+    return catalogue;
+  }
+
+  /**
+   * The records a cycle changes. Replaying a cycle plans nothing. Active events no cycle has
+   * carried since `expireBefore` are planned as dropped out (active = false).
+   */
+  plan(cycle: CatalogueCycle, expireBefore: number): CatalogueChanges {
+    const changes: CatalogueChanges = {
+      sports: changed(this.sports, cycle.sports, (s) => s.sportID, mergeNamed),
+      leagues: changed(this.leagues, cycle.leagues, (l) => l.leagueID, mergeNamed),
+      teams: changed(this.teams, cycle.teams, (t) => t.teamID, mergeTeam),
+      players: changed(this.players, cycle.players, (p) => p.playerID, mergePlayer),
+      stats: changed(this.stats, cycle.stats, (s) => s.statID, mergeStat),
+      markets: [],
+      events: [],
+    };
+    const playerNames = new Map(cycle.players.map((p) => [p.playerID, p.name]));
+    const newMarkets = new Map<string, MarketDefinition>();
+    const carried = new Set<string>();
+    for (const incoming of cycle.events) {
+      carried.add(incoming.eventID);
+      for (const market of incoming.markets) {
+        if (this.markets.has(market.oddID) || newMarkets.has(market.oddID)) continue;
+        const playerName = market.playerID
+          ? (playerNames.get(market.playerID) ?? this.players.get(market.playerID)?.name)
+          : undefined;
+        const definition = deriveMarket(market.oddID, { playerID: market.playerID, teamID: market.teamID, playerName });
+        if (definition) newMarkets.set(market.oddID, definition);
+      }
+      const next = normalizeEventState({
+        ...incoming,
+        markets: incoming.markets.filter((m) => newMarkets.has(m.oddID) || this.markets.has(m.oddID)),
+      });
+      if (!sameEventState(this.events.get(next.eventID), next)) changes.events.push(next);
+    }
+    for (const [eventID, state] of this.events) {
+      if (state.active && !carried.has(eventID) && (this.lastSeenAt.get(eventID) ?? 0) < expireBefore) {
+        changes.events.push({ ...state, active: false });
+      }
+    }
+    changes.markets = [...newMarkets.values()];
+    return changes;
+  }
+
+  /** Applies planned (and persisted) changes; `carried` are the events the cycle mentioned. */
+  commit(changes: CatalogueChanges, now: number, carried: Iterable<string>): void {
+    for (const sport of changes.sports) this.sports.set(sport.sportID, sport);
+    for (const league of changes.leagues) this.leagues.set(league.leagueID, league);
+    for (const team of changes.teams) this.teams.set(team.teamID, team);
+    for (const player of changes.players) this.players.set(player.playerID, player);
+    for (const stat of changes.stats) this.stats.set(stat.statID, stat);
+    for (const market of changes.markets) this.markets.set(market.oddID, market);
+    for (const event of changes.events) {
+      this.activity.replace(this.events.get(event.eventID), event);
+      this.events.set(event.eventID, event);
+      if (event.active) this.lastSeenAt.set(event.eventID, now);
+      else this.lastSeenAt.delete(event.eventID);
+    }
+    for (const eventID of carried) if (this.events.get(eventID)?.active) this.lastSeenAt.set(eventID, now);
+    this.sorted.clear();
+  }
+
+  /** A collection's records ordered by their id, cached until the next commit. */
+  ordered<T>(name: "sports" | "leagues" | "teams" | "players" | "stats" | "markets", id: (record: T) => string): T[] {
+    let list = this.sorted.get(name) as T[] | undefined;
+    if (!list) {
+      list = [...(this[name] as Map<string, T>).values()].sort((a, b) => compareIDs(id(a), id(b)));
+      this.sorted.set(name, list);
+    }
+    return list;
+  }
+}
+
+/** Ordinal comparison, so paging does not depend on the locale. */
+export function compareIDs(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function changed<T>(
+  current: Map<string, T>,
+  incoming: T[],
+  id: (record: T) => string,
+  merge: (old: T | undefined, next: T) => T,
+): T[] {
+  const result = new Map<string, T>();
+  for (const record of incoming) {
+    const key = id(record);
+    if (!key) continue;
+    const merged = merge(result.get(key) ?? current.get(key), record);
+    const before = current.get(key);
+    if (before === undefined || stableStringify(before) !== stableStringify(merged)) result.set(key, merged);
+    else result.delete(key);
+  }
+  return [...result.values()];
+}
+
+/** Later non-empty values win; a value the source stops carrying is kept. */
+function keep(next: string | undefined, old: string | undefined): string {
+  return next || old || "";
+}
+
+function mergeNamed<T extends SportRecord>(old: T | undefined, next: T): T {
+  return { ...next, name: keep(next.name, old?.name), shortName: keep(next.shortName, old?.shortName) };
+}
+
+function mergeTeam(old: TeamRecord | undefined, next: TeamRecord): TeamRecord {
+  const colors: TeamRecord["colors"] = { ...old?.colors };
+  for (const [key, value] of Object.entries(next.colors) as [keyof TeamRecord["colors"], string | undefined][]) {
+    if (value) colors[key] = value;
+  }
+  return {
+    teamID: next.teamID,
+    sportID: keep(next.sportID, old?.sportID),
+    leagueID: keep(next.leagueID, old?.leagueID),
+    names: {
+      long: keep(next.names.long, old?.names.long),
+      medium: keep(next.names.medium, old?.names.medium),
+      short: keep(next.names.short, old?.names.short),
+    },
+    colors: sortKeys(colors),
+    statEntityID: keep(next.statEntityID, old?.statEntityID),
+  };
+}
+
+function mergePlayer(old: PlayerRecord | undefined, next: PlayerRecord): PlayerRecord {
+  const merged: PlayerRecord = {
+    playerID: next.playerID,
+    teamID: keep(next.teamID, old?.teamID),
+    sportID: keep(next.sportID, old?.sportID),
+    leagueID: keep(next.leagueID, old?.leagueID),
+    name: keep(next.name, old?.name),
+    firstName: keep(next.firstName, old?.firstName),
+    lastName: keep(next.lastName, old?.lastName),
+    eventIDs: union(old?.eventIDs ?? [], next.eventIDs),
+  };
+  const position = next.position || old?.position;
+  if (position) merged.position = position;
+  const jerseyNumber = next.jerseyNumber ?? old?.jerseyNumber;
+  if (jerseyNumber !== undefined) merged.jerseyNumber = jerseyNumber;
+  return merged;
+}
+
+function mergeStat(old: StatRecord | undefined, next: StatRecord): StatRecord {
+  return {
+    statID: next.statID,
+    supportedLevels: {
+      all: next.supportedLevels.all || (old?.supportedLevels.all ?? false),
+      team: next.supportedLevels.team || (old?.supportedLevels.team ?? false),
+      player: next.supportedLevels.player || (old?.supportedLevels.player ?? false),
+    },
+    displays: {
+      short: keep(next.displays.short, old?.displays.short),
+      long: keep(next.displays.long, old?.displays.long),
+    },
+    sportIDs: union(old?.sportIDs ?? [], next.sportIDs),
+  };
+}
+
+function union(a: string[], b: string[]): string[] {
+  return [...new Set([...a, ...b].filter((value) => value.length > 0))].sort(compareIDs);
+}
+
+function sortKeys<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => compareIDs(a, b))) as T;
+}

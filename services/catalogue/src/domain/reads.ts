@@ -1,0 +1,327 @@
+import { CursorCodec, InvalidArgumentError } from "@odds/platform";
+import { z } from "zod";
+import type { Catalogue, LeagueRecord, PlayerRecord, SportRecord, StatRecord, TeamRecord } from "./catalogue";
+import { matchesOddIDFilter, PROP_TYPES, type MarketDefinition, type PropType } from "./market-definition";
+import { bookmakerVisible, leagueVisible, sportVisible, type PlanScope } from "./visibility";
+
+/** One page of contract objects; an empty nextCursor means the last page. */
+export interface ReadPage {
+  items: object[];
+  nextCursor: string;
+}
+
+export const PAGE_LIMITS = {
+  teams: { default: 50, max: 250 },
+  players: { default: 50, max: 250 },
+  markets: { default: 100, max: 10_000 },
+} as const;
+
+export const STAT_LEVELS = ["all", "player", "team"] as const;
+export type StatLevel = (typeof STAT_LEVELS)[number];
+
+export interface LeagueQuery {
+  sportIDs: string[];
+  leagueIDs: string[];
+}
+
+export interface TeamQuery {
+  sportIDs: string[];
+  leagueIDs: string[];
+  teamIDs: string[];
+  limit: number;
+  cursor: string;
+}
+
+export interface PlayerQuery {
+  teamIDs: string[];
+  eventIDs: string[];
+  playerIDs: string[];
+  leagueIDs: string[];
+  limit: number;
+  cursor: string;
+}
+
+export interface StatQuery {
+  statIDs: string[];
+  sportIDs: string[];
+  /** Empty means all. */
+  statLevel: string;
+}
+
+export interface MarketQuery {
+  oddIDs: string[];
+  sportIDs: string[];
+  leagueIDs: string[];
+  bookmakerIDs: string[];
+  statIDs: string[];
+  statEntityIDs: string[];
+  periodIDs: string[];
+  betTypeIDs: string[];
+  sideIDs: string[];
+  isMainMarket?: boolean;
+  isProp?: boolean;
+  isSubPeriod?: boolean;
+  /** Empty means any. */
+  propType: string;
+  /** Omitted means true. */
+  isSupported?: boolean;
+  limit: number;
+  cursor: string;
+}
+
+const afterID = z.object({ after: z.string().min(1) });
+const cursors = {
+  teams: new CursorCodec("catalogue.teams", afterID),
+  players: new CursorCodec("catalogue.players", afterID),
+  markets: new CursorCodec("catalogue.markets", afterID),
+};
+
+/** Reads over the in-memory catalogue, filtered by the caller's plan. */
+export class CatalogueReads {
+  constructor(private readonly catalogue: () => Catalogue) {}
+
+  sports(scope: PlanScope): ReadPage {
+    const catalogue = this.catalogue();
+    const items = catalogue
+      .ordered<SportRecord>("sports", (s) => s.sportID)
+      .map((sport) => ({
+        sportID: sport.sportID,
+        name: sport.name,
+        shortName: sport.shortName,
+        enabled: sportVisible(scope, sport.sportID),
+        activeEvents: catalogue.activity.sportActiveEvents(sport.sportID),
+      }));
+    return { items, nextCursor: "" };
+  }
+
+  leagues(scope: PlanScope, query: LeagueQuery): ReadPage {
+    const catalogue = this.catalogue();
+    const items = catalogue
+      .ordered<LeagueRecord>("leagues", (l) => l.leagueID)
+      .filter((league) => within(query.sportIDs, league.sportID) && within(query.leagueIDs, league.leagueID))
+      .map((league) => ({
+        leagueID: league.leagueID,
+        sportID: league.sportID,
+        name: league.name,
+        shortName: league.shortName,
+        enabled: leagueVisible(scope, league.leagueID, league.sportID),
+        activeEvents: catalogue.activity.leagueActiveEvents(league.leagueID),
+      }));
+    return { items, nextCursor: "" };
+  }
+
+  teams(scope: PlanScope, query: TeamQuery): ReadPage {
+    const limit = pageLimit(query.limit, PAGE_LIMITS.teams);
+    const { cursor, limit: _limit, ...filters } = query;
+    return paginate(
+      cursors.teams,
+      filters,
+      cursor,
+      limit,
+      this.catalogue().ordered<TeamRecord>("teams", (t) => t.teamID),
+      (team) => team.teamID,
+      (team) =>
+        leagueVisible(scope, team.leagueID, team.sportID) &&
+        within(query.sportIDs, team.sportID) &&
+        within(query.leagueIDs, team.leagueID) &&
+        within(query.teamIDs, team.teamID),
+      renderTeam,
+    );
+  }
+
+  players(scope: PlanScope, query: PlayerQuery): ReadPage {
+    const limit = pageLimit(query.limit, PAGE_LIMITS.players);
+    const { cursor, limit: _limit, ...filters } = query;
+    const eventIDs = new Set(query.eventIDs);
+    return paginate(
+      cursors.players,
+      filters,
+      cursor,
+      limit,
+      this.catalogue().ordered<PlayerRecord>("players", (p) => p.playerID),
+      (player) => player.playerID,
+      (player) =>
+        leagueVisible(scope, player.leagueID, player.sportID) &&
+        within(query.teamIDs, player.teamID) &&
+        within(query.playerIDs, player.playerID) &&
+        within(query.leagueIDs, player.leagueID) &&
+        (eventIDs.size === 0 || player.eventIDs.some((eventID) => eventIDs.has(eventID))),
+      renderPlayer,
+    );
+  }
+
+  stats(query: StatQuery): ReadPage {
+    const level = statLevel(query.statLevel);
+    const items = this.catalogue()
+      .ordered<StatRecord>("stats", (s) => s.statID)
+      .filter(
+        (stat) =>
+          within(query.statIDs, stat.statID) &&
+          (query.sportIDs.length === 0 || stat.sportIDs.some((sportID) => query.sportIDs.includes(sportID))) &&
+          (level === "all" || stat.supportedLevels[level]),
+      )
+      .map((stat) => ({
+        statID: stat.statID,
+        supportedLevels: stat.supportedLevels,
+        displays: stat.displays,
+        isScoreStat: stat.statID === "points",
+        supportedSports: Object.fromEntries(stat.sportIDs.map((sportID) => [sportID, true])),
+      }));
+    return { items, nextCursor: "" };
+  }
+
+  markets(scope: PlanScope, query: MarketQuery): ReadPage {
+    const limit = pageLimit(query.limit, PAGE_LIMITS.markets);
+    const propType = marketPropType(query.propType);
+    const isSupported = query.isSupported ?? true;
+    const { cursor, limit: _limit, ...filters } = query;
+    const catalogue = this.catalogue();
+    const wantedBookmakers = new Set(query.bookmakerIDs);
+
+    const render = (market: MarketDefinition) => {
+      const support: Record<string, Record<string, true>> = {};
+      const bookmakers = new Set<string>();
+      let activeEvents = 0;
+      let inView = false;
+      for (const activity of catalogue.activity.marketLeagues(market.oddID)) {
+        if (!leagueVisible(scope, activity.leagueID, activity.sportID)) continue;
+        if (!within(query.leagueIDs, activity.leagueID) || !within(query.sportIDs, activity.sportID)) continue;
+        inView = true;
+        activeEvents += activity.activeEvents;
+        const leagueSupport: Record<string, true> = {};
+        for (const bookmakerID of [...activity.bookmakers.keys()].sort()) {
+          if (!bookmakerVisible(scope, bookmakerID)) continue;
+          leagueSupport[bookmakerID] = true;
+          bookmakers.add(bookmakerID);
+        }
+        if (Object.keys(leagueSupport).length > 0) support[activity.leagueID] = leagueSupport;
+      }
+      if (!inView) return undefined;
+      if (bookmakers.size > 0 !== isSupported) return undefined;
+      if (wantedBookmakers.size > 0 && ![...bookmakers].some((bookmakerID) => wantedBookmakers.has(bookmakerID))) {
+        return undefined;
+      }
+      return {
+        ...market,
+        isSupported: bookmakers.size > 0,
+        activeEvents,
+        support: Object.fromEntries(Object.entries(support).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        bookmakers: [...bookmakers].sort(),
+      };
+    };
+
+    return paginate(
+      cursors.markets,
+      { ...filters, propType, isSupported },
+      cursor,
+      limit,
+      catalogue.ordered<MarketDefinition>("markets", (m) => m.oddID),
+      (market) => market.oddID,
+      (market) =>
+        (query.oddIDs.length === 0 || query.oddIDs.some((pattern) => matchesOddIDFilter(market, pattern))) &&
+        within(query.statIDs, market.statID) &&
+        within(query.statEntityIDs, market.statEntityID) &&
+        within(query.periodIDs, market.periodID) &&
+        within(query.betTypeIDs, market.betTypeID) &&
+        within(query.sideIDs, market.sideID) &&
+        flag(query.isMainMarket, market.isMainMarket) &&
+        flag(query.isProp, market.isProp) &&
+        flag(query.isSubPeriod, market.isSubPeriod) &&
+        (propType === undefined || market.propType === propType),
+      render,
+    );
+  }
+}
+
+function renderTeam(team: TeamRecord): object {
+  return {
+    teamID: team.teamID,
+    sportID: team.sportID,
+    leagueID: team.leagueID,
+    names: team.names,
+    colors: team.colors,
+    statEntityID: team.statEntityID,
+  };
+}
+
+function renderPlayer(player: PlayerRecord): object {
+  const { eventIDs: _eventIDs, ...fields } = player;
+  return fields;
+}
+
+/** An empty filter list matches everything. */
+function within(wanted: string[], value: string): boolean {
+  return wanted.length === 0 || wanted.includes(value);
+}
+
+/** true = only matching, false = only non-matching, omitted = all. */
+function flag(wanted: boolean | undefined, value: boolean): boolean {
+  return wanted === undefined || wanted === value;
+}
+
+/** 0 (unset on the wire) means the route's default. */
+function pageLimit(limit: number, bounds: { default: number; max: number }): number {
+  if (limit === 0) return bounds.default;
+  if (!Number.isInteger(limit) || limit < 0 || limit > bounds.max) {
+    throw new InvalidArgumentError("limit", `expected an integer from 1 to ${bounds.max}`);
+  }
+  return limit;
+}
+
+function statLevel(raw: string): StatLevel {
+  if (raw === "") return "all";
+  if (!(STAT_LEVELS as readonly string[]).includes(raw)) {
+    throw new InvalidArgumentError("statLevel", `expected one of ${STAT_LEVELS.join(", ")}`);
+  }
+  return raw as StatLevel;
+}
+
+function marketPropType(raw: string): PropType | undefined {
+  if (raw === "") return undefined;
+  if (!(PROP_TYPES as readonly string[]).includes(raw)) {
+    throw new InvalidArgumentError("propType", `expected one of ${PROP_TYPES.join(", ")}`);
+  }
+  return raw as PropType;
+}
+
+/**
+ * Stable id order; the cursor carries the last id served and is bound to the filters.
+ * Filters run lazily, so a page stops as soon as it is full.
+ */
+function paginate<T>(
+  codec: CursorCodec<typeof afterID>,
+  filters: object,
+  token: string,
+  limit: number,
+  ordered: T[],
+  id: (record: T) => string,
+  matches: (record: T) => boolean,
+  render: (record: T) => object | undefined,
+): ReadPage {
+  const after = token ? codec.decode(token, filters).after : undefined;
+  const start = after === undefined ? 0 : firstAfter(ordered, id, after);
+  const items: object[] = [];
+  let lastID = "";
+  for (let index = start; index < ordered.length; index++) {
+    const record = ordered[index] as T;
+    if (!matches(record)) continue;
+    const rendered = render(record);
+    if (rendered === undefined) continue;
+    if (items.length === limit) return { items, nextCursor: codec.encode(filters, { after: lastID }) };
+    items.push(rendered);
+    lastID = id(record);
+  }
+  return { items, nextCursor: "" };
+}
+
+/** Binary search: index of the first record whose id sorts after `after`. */
+function firstAfter<T>(ordered: T[], id: (record: T) => string, after: string): number {
+  let low = 0;
+  let high = ordered.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (id(ordered[mid] as T) <= after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

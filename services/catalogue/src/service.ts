@@ -1,0 +1,93 @@
+import { inSpan } from "@odds/platform";
+import type { Logger } from "pino";
+import { Catalogue, countChanges, type CatalogueChanges, type CatalogueCycle } from "./domain/catalogue";
+import { CatalogueReads } from "./domain/reads";
+import { appliedRecords, applyDuration, reloads } from "./metrics";
+import type { CatalogueStore } from "./store";
+
+export interface CatalogueServiceOptions {
+  /** An active event no cycle has carried for this long is treated as dropped out. */
+  eventTtlMs: number;
+  now?: () => number;
+}
+
+/**
+ * Owns the in-memory catalogue: writes are serialised, persisted, then committed to memory;
+ * reads never touch MongoDB. A replica that did not take a write reloads when the stored
+ * revision moves on (`refreshIfBehind`, polled by main).
+ */
+export class CatalogueService {
+  readonly reads = new CatalogueReads(() => this.catalogue);
+  private writes: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly store: CatalogueStore,
+    private readonly logger: Logger,
+    private readonly options: CatalogueServiceOptions,
+    private catalogue: Catalogue,
+    private revision: number,
+  ) {}
+
+  static async open(
+    store: CatalogueStore,
+    logger: Logger,
+    options: CatalogueServiceOptions,
+  ): Promise<CatalogueService> {
+    const now = options.now ?? Date.now;
+    const { snapshot, revision } = await store.load();
+    logger.info({ revision, events: snapshot.events.length, markets: snapshot.markets.length }, "catalogue loaded");
+    return new CatalogueService(store, logger, options, Catalogue.fromSnapshot(snapshot, now()), revision);
+  }
+
+  /** Applies one ingest cycle. Idempotent: replaying it writes nothing. */
+  apply(cycle: CatalogueCycle, cycleID: string): Promise<CatalogueChanges> {
+    return this.serialised(() =>
+      inSpan("catalogue.apply", { "odds.cycle_id": cycleID, "odds.events": cycle.events.length }, async () => {
+        const endTimer = applyDuration.startTimer();
+        try {
+          const now = (this.options.now ?? Date.now)();
+          const changes = this.catalogue.plan(cycle, now - this.options.eventTtlMs);
+          if (countChanges(changes) > 0) this.revision = await this.store.save(changes);
+          this.catalogue.commit(
+            changes,
+            now,
+            cycle.events.map((event) => event.eventID),
+          );
+          for (const [kind, records] of Object.entries(changes)) appliedRecords.inc({ kind }, records.length);
+          this.logger.info(
+            {
+              cycleID,
+              events: cycle.events.length,
+              changedEvents: changes.events.length,
+              newMarkets: changes.markets.length,
+            },
+            "catalogue cycle applied",
+          );
+          return changes;
+        } finally {
+          endTimer();
+        }
+      }),
+    );
+  }
+
+  /** Reloads everything when another replica has written since this one last did. */
+  refreshIfBehind(): Promise<void> {
+    return this.serialised(async () => {
+      const stored = await this.store.revision();
+      if (stored === this.revision) return;
+      const now = (this.options.now ?? Date.now)();
+      const { snapshot, revision } = await this.store.load();
+      this.catalogue = Catalogue.fromSnapshot(snapshot, now);
+      this.revision = revision;
+      reloads.inc();
+      this.logger.info({ revision }, "catalogue reloaded after a write elsewhere");
+    });
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.writes.then(work);
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+}
