@@ -13,6 +13,8 @@ export const configSchema = baseConfigSchema.extend({
   ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2_000),
   /** How long a read waits for the archive tier before answering with the live part and a notice. */
   ARCHIVE_READ_TIMEOUT_MS: env.milliseconds(1_500),
+  /** How long a read waits for the live tier before answering UNAVAILABLE (503 at the edge). */
+  LIVE_READ_TIMEOUT_MS: env.milliseconds(3_000),
 });
 
 export type HistoryConfig = z.output<typeof configSchema>;

@@ -1,24 +1,74 @@
-import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, unaryHandler } from "@odds/platform";
+import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
 import { history } from "@odds/proto";
+import { Archiver } from "./archiver";
+import { BookStateStore } from "./book-states";
 import { configSchema } from "./config";
+import { EventRefStore } from "./event-refs";
+import { TickReader } from "./reader";
+import { QuoteRecorder } from "./recorder";
+import { historyRpc } from "./rpc";
+import { connectHistoryStores } from "./tiers";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(configSchema);
-  const logger = createLogger("history");
+  const logger = createLogger("history", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  const implementation: history.HistoryServiceServer = {
-    listTicks: unaryHandler(logger, async () => ({ items: [], nextCursor: "", notice: "" })),
-    recordQuotes: unaryHandler(logger, async () => ({ ticksRecorded: 0 })),
-  };
+
+  const stores = await connectHistoryStores(
+    { live: config.HISTORY_LIVE_MONGODB_URI, archive: config.HISTORY_ARCHIVE_MONGODB_URI },
+    logger,
+  );
+  const books = new BookStateStore(stores.liveDb);
+  const eventRefs = new EventRefStore(stores.liveDb);
+  await Promise.all([stores.live.ensureIndexes(), books.ensureIndexes()]);
+  // The archive may be down at start; the archiver creates its indexes on its first pass.
+
+  const recorder = new QuoteRecorder(stores.live, books, eventRefs);
+  const reader = new TickReader(stores.live, stores.archive, eventRefs, {
+    liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
+    archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
+    liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
+  });
+  const archiver = new Archiver(stores.live, stores.archive, {
+    retentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
+    batchSize: config.ARCHIVE_BATCH_SIZE,
+    logger,
+  });
+
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
     services: [
-      { name: "odds.history.v1.HistoryService", definition: history.HistoryServiceService, implementation },
+      {
+        name: "odds.history.v1.HistoryService",
+        definition: history.HistoryServiceService,
+        implementation: historyRpc(logger, { recorder, reader }),
+      },
     ],
     logger,
   });
+  const metricsServer = await startMetricsServer(config.METRICS_PORT);
+
+  let archiving: NodeJS.Timeout | undefined;
+  if (config.ARCHIVE_INTERVAL_MS > 0) {
+    archiving = setInterval(() => {
+      archiver.runOnce().catch((err: unknown) => logger.warn({ err }, "archiver pass failed; retrying next interval"));
+    }, config.ARCHIVE_INTERVAL_MS);
+  }
+
   lifecycle.onShutdown("grpc", () => server.shutdown(config.SHUTDOWN_TIMEOUT_MS / 2));
+  lifecycle.onShutdown("archiver", async () => {
+    clearInterval(archiving);
+    await archiver.idle();
+  });
+  lifecycle.onShutdown(
+    "metrics",
+    () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+  );
+  lifecycle.onShutdown("stores", () => stores.close());
   lifecycle.listen();
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`history failed to start: ${String(err)}\n`);
+  process.exit(1);
+});

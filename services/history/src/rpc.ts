@@ -1,0 +1,70 @@
+import { unaryHandler } from "@odds/platform";
+import type { common, history } from "@odds/proto";
+import type { Logger } from "pino";
+import type { TickReader } from "./reader";
+import type { QuoteRecorder } from "./recorder";
+import type { BookSnapshot } from "./ticks";
+
+const NO_PLAN: common.Caller = {
+  keyId: "",
+  tier: "",
+  allSports: false,
+  sportIds: [],
+  allLeagues: false,
+  leagueIds: [],
+  allBookmakers: false,
+  bookmakerIds: [],
+  fairOdds: false,
+};
+
+/** Maps HistoryService messages to the recorder and reader; no rules live here. */
+export function historyRpc(
+  logger: Logger,
+  domain: { recorder: QuoteRecorder; reader: TickReader },
+): history.HistoryServiceServer {
+  return {
+    listTicks: unaryHandler(logger, (request: history.ListTicksRequest) =>
+      domain.reader.listTicks({
+        // A call without a plan sees nothing rather than everything.
+        scope: request.caller ?? NO_PLAN,
+        eventID: request.eventId,
+        oddIDs: request.oddIds,
+        bookmakerIDs: request.bookmakerIds,
+        ...(request.fromMs !== undefined ? { fromMs: request.fromMs } : {}),
+        ...(request.toMs !== undefined ? { toMs: request.toMs } : {}),
+        limit: request.limit,
+        cursor: request.cursor,
+      }),
+    ),
+    recordQuotes: unaryHandler(logger, (request: history.RecordQuotesRequest) =>
+      domain.recorder.record(
+        request.events.map((ref) => ({
+          eventID: ref.eventId,
+          sportID: ref.sportId,
+          leagueID: ref.leagueId,
+          startsAtMs: ref.startsAtMs,
+        })),
+        request.snapshots.map(toBookSnapshot),
+      ),
+    ),
+  };
+}
+
+function toBookSnapshot(snapshot: history.BookSnapshot): BookSnapshot {
+  return {
+    eventID: snapshot.eventId,
+    bookmakerID: snapshot.bookmakerId,
+    sourceID: snapshot.sourceId,
+    sourceRank: snapshot.sourceRank,
+    observedAtMs: snapshot.observedAtMs,
+    quotes: snapshot.quotes.map((quote) => ({
+      oddID: quote.oddId,
+      decimalOdds: quote.decimalOdds,
+      available: quote.available,
+      ...(quote.line !== undefined ? { line: quote.line } : {}),
+      ...(quote.isMainLine !== undefined ? { isMainLine: quote.isMainLine } : {}),
+      ...(quote.layOdds !== undefined ? { layOdds: quote.layOdds } : {}),
+      ...(quote.maxStake !== undefined ? { maxStake: quote.maxStake } : {}),
+    })),
+  };
+}
