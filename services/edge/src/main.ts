@@ -1,7 +1,13 @@
-import { createLogger, Lifecycle, loadConfigOrExit } from "@odds/platform";
+import { createLogger, Lifecycle, loadConfigOrExit, startMetricsServer } from "@odds/platform";
+import { createClient } from "redis";
+import { KeyAccess } from "./access/api-key";
+import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
 import { edgeConfigSchema } from "./config";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
+import { UsageGateway } from "./gateways/usage.gateway";
+import { RateLimiter } from "./ratelimit/rate-limiter";
+import { dataRoutes } from "./routes";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
@@ -19,19 +25,48 @@ async function main(): Promise<void> {
     },
     config.DOWNSTREAM_DEADLINE_MS,
   );
+  const usage = new UsageGateway(clients.usage);
+
+  // Commands fail at once while Redis is down (no offline queue), so the limiter can fail open or closed.
+  const redis = createClient({
+    url: config.REDIS_URL,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
+  });
+  const limiter = new RateLimiter(redis, { failMode: config.RATE_LIMIT_FAIL_MODE, logger });
+  redis.connect().catch(() => undefined);
+
+  const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
+  recorder.start();
+
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
+    access: new KeyAccess(usage, config.PLAN_CACHE_TTL_MS),
+    limiter,
+    recorder,
+    usage,
+    routes: dataRoutes(clients),
     health: {
       version,
       startedAtMs: Date.now(),
       staleAfterMs: config.PIPELINE_STALE_AFTER_MS,
       events: clients.events,
-      rateLimiterReachable: () => true,
+      rateLimiterReachable: () => limiter.isReachable(),
     },
   });
   const server = app.listen(config.HTTP_PORT, () => logger.info({ port: config.HTTP_PORT }, "edge listening"));
+  const metrics = await startMetricsServer(config.METRICS_PORT);
+
   lifecycle.onShutdown("http", () => new Promise<void>((resolve) => server.close(() => resolve())));
+  lifecycle.onShutdown(
+    "metrics",
+    () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
+  );
+  lifecycle.onShutdown("usage recorder", () => recorder.stop());
+  lifecycle.onShutdown("redis", async () => {
+    if (redis.isOpen) await redis.quit();
+  });
   lifecycle.onShutdown("grpc clients", () => closeDownstreamClients(clients));
   lifecycle.listen();
 }

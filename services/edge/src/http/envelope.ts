@@ -20,6 +20,8 @@ export function writePage(ctx: Context, page: RoutePage): void {
   ctx.status = 200;
   ctx.type = "application/json";
   ctx.body = Buffer.concat(parts);
+  // Entities for the rate limiter: one per object in data.
+  ctx.state.entities = page.items.length;
 }
 
 /** A single object route (health) uses the same envelope with its object as data. */

@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import { hasGrpcStatus } from "@odds/platform";
+import type { common, usage } from "@odds/proto";
+import type { UsageGateway } from "../gateways/usage.gateway";
+
+/** What the edge knows about the key behind a request once it is resolved. */
+export interface KeyGrant {
+  keyID: string;
+  /** Hex SHA-256 of the key: how the key is named to the usage service. */
+  keyHash: string;
+  key: usage.KeyRecord;
+  plan: usage.Plan;
+  /** The plan as every read RPC receives it. */
+  caller: common.Caller;
+}
+
+/** The key sent in `x-api-key` (header names are case-insensitive) or the `apiKey` query parameter. */
+export function presentedApiKey(
+  headers: Record<string, string | string[] | undefined>,
+  query: URLSearchParams,
+): string | undefined {
+  const header = headers["x-api-key"];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const key = fromHeader ?? query.get("apiKey") ?? undefined;
+  return key && key.trim().length > 0 ? key.trim() : undefined;
+}
+
+export function callerFromPlan(keyID: string, plan: usage.Plan): common.Caller {
+  return {
+    keyId: keyID,
+    tier: plan.tier,
+    allSports: plan.allSports,
+    sportIds: plan.sportIds,
+    allLeagues: plan.allLeagues,
+    leagueIds: plan.leagueIds,
+    allBookmakers: plan.allBookmakers,
+    bookmakerIds: plan.bookmakerIds,
+    fairOdds: plan.fairOdds,
+  };
+}
+
+interface CachedGrant {
+  keyHash: Buffer;
+  grant: KeyGrant;
+  expiresAtMs: number;
+}
+
+/**
+ * Resolves keys to their plan through the usage service and caches the answer for a few
+ * seconds. Keys are hashed on arrival; the cache is addressed by keyID and the full hash
+ * is compared in constant time. Unknown keys resolve to undefined.
+ */
+export class KeyAccess {
+  private readonly cache = new Map<string, CachedGrant>();
+
+  constructor(
+    private readonly usage: UsageGateway,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async resolve(apiKey: string, nowMs = Date.now()): Promise<KeyGrant | undefined> {
+    const keyHash = createHash("sha256").update(apiKey, "utf8").digest();
+    const keyID = keyHash.toString("hex").slice(0, 16);
+    const cached = this.cache.get(keyID);
+    if (cached && cached.expiresAtMs > nowMs && timingSafeEqual(cached.keyHash, keyHash)) return cached.grant;
+
+    let resolved: usage.ResolveKeyResponse;
+    try {
+      resolved = await this.usage.resolveKey(keyHash.toString("hex"));
+    } catch (err) {
+      if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
+        this.cache.delete(keyID);
+        return undefined;
+      }
+      throw err;
+    }
+    if (!resolved.key || !resolved.plan) return undefined;
+    const grant: KeyGrant = {
+      keyID: resolved.key.keyId,
+      keyHash: keyHash.toString("hex"),
+      key: resolved.key,
+      plan: resolved.plan,
+      caller: callerFromPlan(resolved.key.keyId, resolved.plan),
+    };
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(keyID, { keyHash, grant, expiresAtMs: nowMs + this.ttlMs });
+    return grant;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Logger } from "@odds/platform";
+import type { usage } from "@odds/proto";
+import type { Middleware } from "koa";
+import { presentedApiKey, type KeyAccess, type KeyGrant } from "../access/api-key";
+import type { UsageRecorder } from "../access/usage-recorder";
+import { RateLimiterUnavailableError, type RateLimiter, type WindowQuota } from "../ratelimit/rate-limiter";
+import { RATE_WINDOWS, type RateWindow } from "../ratelimit/windows";
+import { edgeMetrics } from "../system/metrics";
+import { ApiError, inactiveApiKey, invalidApiKey, serviceUnavailable } from "./errors";
+
+/** What the keyed middlewares leave on ctx.state for the route. */
+export interface KeyedState {
+  grant: KeyGrant;
+  /** Objects in `data`, set by the envelope writer. */
+  entities?: number;
+}
+
+export function quotasOf(plan: usage.Plan): WindowQuota[] {
+  return RATE_WINDOWS.map((window: RateWindow) => {
+    const limit = plan.limits.find((candidate) => candidate.window === window);
+    return { window, maxRequests: limit?.maxRequests ?? null, maxEntities: limit?.maxEntities ?? null };
+  });
+}
+
+/** 401 for a missing or unknown key, 403 for a deactivated one; otherwise the key's grant goes on ctx.state. */
+export function authenticate(access: KeyAccess): Middleware {
+  return async (ctx, next) => {
+    const apiKey = presentedApiKey(ctx.headers, new URLSearchParams(ctx.querystring));
+    if (!apiKey) throw invalidApiKey();
+    const grant = await access.resolve(apiKey);
+    if (!grant) throw invalidApiKey();
+    if (!grant.key.isActive) throw inactiveApiKey();
+    (ctx.state as KeyedState).grant = grant;
+    await next();
+  };
+}
+
+/**
+ * Counts the request in every window before serving (429 when a window is exhausted), then
+ * the entities once the response is built, and buffers both for the usage rollups.
+ */
+export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const state = ctx.state as KeyedState;
+    const quotas = quotasOf(state.grant.plan);
+    let admission;
+    try {
+      admission = await limiter.admit(state.grant.keyID, quotas);
+    } catch (err) {
+      if (err instanceof RateLimiterUnavailableError) throw serviceUnavailable("rate limiting is unavailable");
+      throw err;
+    }
+    const headline = admission.headline;
+    if (headline) {
+      ctx.set("X-RateLimit-Limit", String(headline.limit));
+      ctx.set("X-RateLimit-Remaining", String(headline.remaining));
+      ctx.set("X-RateLimit-Reset", String(headline.resetSeconds));
+    }
+    if (!admission.allowed) {
+      edgeMetrics.rateLimitRejections.inc({ tier: state.grant.plan.tier, window: headline?.window ?? "unknown" });
+      throw new ApiError(429, "Rate limit exceeded", `${headline?.window ?? "a"} window exhausted`, {
+        "Retry-After": String(headline?.resetSeconds ?? 1),
+      });
+    }
+    try {
+      await next();
+    } finally {
+      const entities = state.entities ?? 0;
+      recorder.record(state.grant.keyID, entities);
+      limiter.addEntities(state.grant.keyID, quotas, entities).catch((err: unknown) => {
+        logger.warn({ err: { message: (err as Error).message } }, "entities not counted");
+      });
+    }
+  };
+}

@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import { invalidParams } from "./errors";
+
+/** Koa's parsed query as one string per parameter: a repeated parameter becomes one comma-separated list. */
+export function flattenQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    flat[name] = Array.isArray(value) ? value.join(",") : value;
+  }
+  return flat;
+}
+
+/** Validates a request's query with the route's schema; failures are 400 naming the parameter. */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  query: Record<string, string | string[] | undefined>,
+): z.output<S> {
+  const result = schema.safeParse(flattenQuery(query));
+  if (result.success) return result.data;
+  const message = result.error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+  throw invalidParams(message);
+}

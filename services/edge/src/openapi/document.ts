@@ -1,0 +1,165 @@
+import { z } from "zod";
+
+/** What the OpenAPI document needs of a route; RouteDefinition satisfies it (keyed, list data). */
+export interface DocumentedRoute {
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  query: z.ZodType;
+  /** Contract item shape; absent for routes that never answer 200. */
+  item?: z.ZodType;
+  errors: number[];
+  keyed?: boolean;
+  /** list (default): data is an array of items; object: data is one item; none: no success body. */
+  data?: "list" | "object" | "none";
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid params",
+  401: "Invalid API key",
+  403: "Inactive API key",
+  404: "Not found",
+  410: "Gone",
+  429: "Rate limit exceeded",
+  500: "Query failed",
+  501: "Not Implemented",
+  503: "Service unavailable",
+};
+
+/** "/odds/history/" → "OddsHistory". */
+function schemaNameOf(path: string): string {
+  return path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function stripDialect(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  void _dialect;
+  return rest;
+}
+
+function queryParameters(query: z.ZodType): JsonSchema[] {
+  const schema = z.toJSONSchema(query, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: "query",
+      required: required.has(name),
+      ...(typeof description === "string" ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/**
+ * The OpenAPI 3.1 document of the v2 contract, generated from the same zod schemas the edge
+ * validates requests with, so the document cannot drift from the behaviour.
+ */
+export function buildOpenApiDocument(routes: DocumentedRoute[], version: string): JsonSchema {
+  const registry = z.registry<{ id: string }>();
+  const itemNames = new Map<DocumentedRoute, string>();
+  for (const route of routes) {
+    if (!route.item) continue;
+    const id = (route.item.meta()?.id as string | undefined) ?? schemaNameOf(route.path);
+    if (!registry.has(route.item)) registry.add(route.item, { id });
+    itemNames.set(route, (registry.get(route.item) as { id: string }).id);
+  }
+  const generated = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: "any",
+  }) as { schemas: Record<string, JsonSchema> };
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(generated.schemas)) schemas[id] = stripDialect(schema);
+  schemas.ErrorEnvelope = {
+    type: "object",
+    required: ["success", "error"],
+    properties: {
+      success: { const: false },
+      error: { type: "string" },
+      message: { type: "string" },
+    },
+  };
+
+  const paths: Record<string, JsonSchema> = {};
+  for (const route of routes) {
+    const keyed = route.keyed ?? true;
+    const dataShape = route.data ?? "list";
+    const itemName = itemNames.get(route);
+    const itemRef = itemName ? { $ref: `#/components/schemas/${itemName}` } : {};
+    const responses: Record<string, JsonSchema> = {};
+    if (dataShape !== "none") {
+      responses["200"] = {
+        description: "Success envelope",
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["success", "data", "nextCursor"],
+              properties: {
+                success: { const: true },
+                data: dataShape === "list" ? { type: "array", items: itemRef } : itemRef,
+                nextCursor: { type: ["string", "null"], description: "pass as `cursor` for the next page" },
+                notice: { type: "string" },
+              },
+            },
+          },
+        },
+      };
+    }
+    const statuses = new Set([...(keyed ? [401, 403, 429] : []), ...route.errors, 410]);
+    for (const status of [...statuses].sort()) {
+      responses[String(status)] = {
+        description: ERROR_TEXT[status] ?? "Error",
+        ...(status === 429
+          ? {
+              headers: {
+                "Retry-After": { description: "whole seconds until the window resets", schema: { type: "integer" } },
+              },
+            }
+          : {}),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+      };
+    }
+    const operationId = `get${schemaNameOf(route.path)}`;
+    paths[route.path] = {
+      get: {
+        operationId,
+        summary: route.summary,
+        ...(route.description ? { description: route.description } : {}),
+        tags: [route.tag],
+        parameters: queryParameters(route.query),
+        ...(keyed ? {} : { security: [] }),
+        responses,
+      },
+    };
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Sports Odds Read API",
+      version,
+      description: "Read-only JSON API for sports events, multi-bookmaker odds, odds history and catalogue metadata.",
+    },
+    servers: [{ url: "/v2" }],
+    security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
+        apiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
+      },
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { Counter, Histogram, metricsRegistry } from "@odds/platform";
+
+/** Edge metrics: request rate and latency by route and status, errors, and rate-limit rejections. */
+export const edgeMetrics = {
+  requests: new Counter({
+    name: "edge_http_requests_total",
+    help: "HTTP requests answered by the edge",
+    labelNames: ["route", "status"] as const,
+    registers: [metricsRegistry],
+  }),
+  duration: new Histogram({
+    name: "edge_http_request_duration_seconds",
+    help: "Time to answer an HTTP request",
+    labelNames: ["route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [metricsRegistry],
+  }),
+  errors: new Counter({
+    name: "edge_http_errors_total",
+    help: "HTTP requests answered with a 5xx status",
+    labelNames: ["route", "status"] as const,
+    registers: [metricsRegistry],
+  }),
+  rateLimitRejections: new Counter({
+    name: "edge_rate_limit_rejections_total",
+    help: "Requests refused with 429 Rate limit exceeded",
+    labelNames: ["tier", "window"] as const,
+    registers: [metricsRegistry],
+  }),
+};

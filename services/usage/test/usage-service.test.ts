@@ -1,0 +1,152 @@
+import { status } from "@grpc/grpc-js";
+import { testMongoUri } from "@odds/local";
+import {
+  callUnary,
+  connectMongo,
+  createGrpcClient,
+  createLogger,
+  ensureIndexes,
+  startGrpcServer,
+  type MongoStore,
+  type RunningGrpcServer,
+} from "@odds/platform";
+import { usage } from "@odds/proto";
+import { DEFAULT_PLANS_FILE } from "../src/config";
+import { hashApiKey, KEY_INDEXES, KeyRegistry } from "../src/keys";
+import { PlanBook } from "../src/plans";
+import { usageService } from "../src/rpc";
+import { ROLLUP_INDEXES, UsageRollups } from "../src/usage-rollups";
+
+const logger = createLogger("usage-test", "silent");
+let store: MongoStore;
+let server: RunningGrpcServer;
+let client: usage.UsageServiceClient;
+let keys: KeyRegistry;
+let rollups: UsageRollups;
+
+beforeAll(async () => {
+  store = await connectMongo(testMongoUri("usage"), { appName: "usage-test", logger });
+  await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
+  keys = new KeyRegistry(store.db);
+  rollups = new UsageRollups(store.db);
+  server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: [
+      {
+        name: "odds.usage.v1.UsageService",
+        definition: usage.UsageServiceService,
+        implementation: usageService(logger, { keys, plans: PlanBook.fromFile(DEFAULT_PLANS_FILE), rollups }),
+      },
+    ],
+  });
+  client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${server.port}`, {
+    serviceName: "odds.usage.v1.UsageService",
+    defaultDeadlineMs: 5_000,
+  });
+});
+
+afterAll(async () => {
+  client.close();
+  await server.shutdown(1_000);
+  await store.close();
+});
+
+describe("UsageService over gRPC", () => {
+  it("creates a key, returns it once and stores only its SHA-256 hash", async () => {
+    const created = await callUnary(client, client.createKey, { tier: "base", customerId: "", email: "a@example.com" });
+    const keyHash = hashApiKey(created.apiKey);
+    expect(created.key?.keyId).toBe(keyHash.slice(0, 16));
+    expect(created.key?.tier).toBe("base");
+    expect(created.key?.isActive).toBe(true);
+
+    const stored = await store.db.collection("api_keys").findOne({ _id: created.key?.keyId as never });
+    expect(stored?.keyHash).toBe(keyHash);
+    expect(JSON.stringify(stored)).not.toContain(created.apiKey);
+  });
+
+  it("resolves a key hash to its record and its tier's plan", async () => {
+    const created = await callUnary(client, client.createKey, { tier: "lite", customerId: "cus_1", email: "" });
+    const resolved = await callUnary(client, client.resolveKey, { keyHash: hashApiKey(created.apiKey) });
+    expect(resolved.key).toMatchObject({ keyId: created.key?.keyId, tier: "lite", customerId: "cus_1", email: "" });
+    expect(resolved.plan).toMatchObject({
+      tier: "lite",
+      allLeagues: false,
+      leagueIds: ["AFL", "NRL", "EPL"],
+      allBookmakers: false,
+      bookmakerIds: ["sportsbet", "tab", "ladbrokes_au", "neds"],
+      fairOdds: false,
+    });
+    expect(resolved.plan?.limits.find((limit) => limit.window === "per-second")?.maxRequests).toBe(5);
+  });
+
+  it("answers NOT_FOUND for an unknown hash, even one sharing the keyID prefix", async () => {
+    const created = await callUnary(client, client.createKey, { tier: "base", customerId: "", email: "" });
+    const keyHash = hashApiKey(created.apiKey);
+    const forged = keyHash.slice(0, 16) + "0".repeat(48);
+    await expect(callUnary(client, client.resolveKey, { keyHash: forged })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
+    await expect(callUnary(client, client.resolveKey, { keyHash: hashApiKey("nope") })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
+  });
+
+  it("rejects an unknown tier with INVALID_ARGUMENT naming tier", async () => {
+    await expect(
+      callUnary(client, client.createKey, { tier: "gold", customerId: "", email: "" }),
+    ).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringContaining("tier"),
+    });
+  });
+
+  it("deactivates and reactivates a key by keyID, and lists it", async () => {
+    const created = await callUnary(client, client.createKey, {
+      tier: "base",
+      customerId: "",
+      email: "off@example.com",
+    });
+    const keyId = created.key?.keyId ?? "";
+    expect((await callUnary(client, client.setKeyActive, { keyId, isActive: false })).isActive).toBe(false);
+    const resolved = await callUnary(client, client.resolveKey, { keyHash: hashApiKey(created.apiKey) });
+    expect(resolved.key?.isActive).toBe(false);
+    expect((await callUnary(client, client.setKeyActive, { keyId, isActive: true })).isActive).toBe(true);
+    const listed = await callUnary(client, client.listKeys, {});
+    expect(listed.keys.map((key) => key.keyId)).toContain(keyId);
+  });
+
+  it("answers NOT_FOUND when deactivating an unknown keyID", async () => {
+    await expect(
+      callUnary(client, client.setKeyActive, { keyId: "0000000000000000", isActive: false }),
+    ).rejects.toMatchObject({ code: status.NOT_FOUND });
+  });
+
+  it("adds recorded usage to the key's day and month rollups", async () => {
+    const at = Date.UTC(2026, 10, 21, 12);
+    await callUnary(client, client.recordUsage, { keyId: "rollupkey0000001", atMs: at, requests: 3, entities: 40 });
+    await callUnary(client, client.recordUsage, {
+      keyId: "rollupkey0000001",
+      atMs: at + 1_000,
+      requests: 1,
+      entities: 2,
+    });
+    expect(await rollups.forKey("rollupkey0000001")).toEqual([
+      { keyID: "rollupkey0000001", period: "day", bucket: "2026-11-21", requests: 4, entities: 42 },
+      { keyID: "rollupkey0000001", period: "month", bucket: "2026-11", requests: 4, entities: 42 },
+    ]);
+  });
+});
+
+describe("KeyRegistry.seed", () => {
+  it("seeds a bootstrap key idempotently and keeps a deactivated seed deactivated", async () => {
+    const apiKey = "odds_dev_seeded_key_0123456789";
+    const first = await keys.seed(apiKey, { tier: "internal", email: "dev@localhost" });
+    await keys.setActive(first.keyID, false);
+    const second = await keys.seed(apiKey, { tier: "internal", email: "dev@localhost" });
+    expect(second.keyID).toBe(first.keyID);
+    expect(second.isActive).toBe(false);
+    expect(await store.db.collection("api_keys").countDocuments({ _id: first.keyID as never })).toBe(1);
+  });
+});
