@@ -166,7 +166,7 @@ function heldQuoteOf(quote: ObservedQuote): HeldQuote {
   return held;
 }
 
-/** The contract's OddsHistoryTick as UTF-8 JSON. */
+/** The contract's OddsHistoryTick as UTF-8 JSON (every nullable field present; stores may drop nulls). */
 export function renderTick(tick: TickDocument): Buffer {
   return Buffer.from(
     JSON.stringify({
@@ -175,15 +175,15 @@ export function renderTick(tick: TickDocument): Buffer {
       bookmakerID: tick.bookmakerID,
       changedAt: tick.changedAt.toISOString(),
       kind: tick.kind,
-      bookOdds: tick.bookOdds,
-      decimalOdds: tick.decimalOdds,
-      previousBookOdds: tick.previousBookOdds,
-      previousDecimalOdds: tick.previousDecimalOdds,
-      line: tick.line,
-      isMainLine: tick.isMainLine,
-      layOdds: tick.layOdds,
-      maxStake: tick.maxStake,
-      previousMaxStake: tick.previousMaxStake,
+      bookOdds: tick.bookOdds ?? null,
+      decimalOdds: tick.decimalOdds ?? null,
+      previousBookOdds: tick.previousBookOdds ?? null,
+      previousDecimalOdds: tick.previousDecimalOdds ?? null,
+      line: tick.line ?? null,
+      isMainLine: tick.isMainLine ?? null,
+      layOdds: tick.layOdds ?? null,
+      maxStake: tick.maxStake ?? null,
+      previousMaxStake: tick.previousMaxStake ?? null,
     }),
     "utf8",
   );

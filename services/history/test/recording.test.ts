@@ -1,0 +1,210 @@
+import { history } from "@odds/proto";
+import {
+  daysAgo,
+  ML_AWAY,
+  ML_HOME,
+  newEvent,
+  quote,
+  snapshot,
+  startHistory,
+  startOwnFerretDb,
+  TOTAL_OVER,
+  type HistoryUnderTest,
+} from "./harness";
+
+describe("history recording (RecordQuotes) against real stores", () => {
+  let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
+  let service: HistoryUnderTest;
+
+  beforeAll(async () => {
+    archiveServer = await startOwnFerretDb("history-archive-recording");
+    service = await startHistory({ archiveUri: `${archiveServer.url}/history_archive` });
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await archiveServer.stop();
+  });
+
+  const t = (minute: number) => daysAgo(3, minute);
+  const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: t(0) - 60_000, toMs: t(600) });
+
+  it("records open for a first quote, move on a price change, limit on a maxStake-only change, close when withdrawn and open again when it reappears", async () => {
+    const event = newEvent(daysAgo(2));
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(0), [quote(ML_HOME, 1.9, { maxStake: 500 }), quote(ML_AWAY, 2.0, { maxStake: 500 })]),
+        snapshot(event, t(2), [quote(ML_HOME, 1.8, { maxStake: 500 }), quote(ML_AWAY, 2.0, { maxStake: 500 })]),
+        snapshot(event, t(4), [quote(ML_HOME, 1.8, { maxStake: 250 }), quote(ML_AWAY, 2.0, { maxStake: 500 })]),
+        snapshot(event, t(6), [quote(ML_AWAY, 2.0, { maxStake: 500 })]),
+        snapshot(event, t(8), [quote(ML_HOME, 1.85, { maxStake: 250 }), quote(ML_AWAY, 2.0, { maxStake: 500 })]),
+      ],
+    });
+
+    const { items } = await service.list({ ...window(event), oddIds: [ML_HOME] });
+    expect(items.map((tick) => tick.kind)).toEqual(["open", "move", "limit", "close", "open"]);
+    expect(items[0]).toEqual({
+      eventID: event.eventId,
+      oddID: ML_HOME,
+      bookmakerID: "sportsbet",
+      changedAt: new Date(t(0)).toISOString(),
+      kind: "open",
+      bookOdds: "-111",
+      decimalOdds: 1.9,
+      previousBookOdds: null,
+      previousDecimalOdds: null,
+      line: null,
+      isMainLine: null,
+      layOdds: null,
+      maxStake: 500,
+      previousMaxStake: null,
+    });
+    expect(items[1]).toMatchObject({ bookOdds: "-125", decimalOdds: 1.8, previousBookOdds: "-111", maxStake: 500 });
+    expect(items[2]).toMatchObject({ kind: "limit", decimalOdds: 1.8, maxStake: 250, previousMaxStake: 500 });
+    expect(items[3]).toMatchObject({
+      kind: "close",
+      bookOdds: null,
+      decimalOdds: null,
+      previousDecimalOdds: 1.8,
+      maxStake: null,
+      previousMaxStake: 250,
+      changedAt: new Date(t(6)).toISOString(),
+    });
+    expect(items[4]).toMatchObject({ kind: "open", decimalOdds: 1.85, previousBookOdds: null });
+
+    const away = await service.list({ ...window(event), oddIds: [ML_AWAY] });
+    expect(away.items.map((tick) => tick.kind)).toEqual(["open"]);
+  });
+
+  it("records a move when only the line or only the main-line status changes, with the line on the tick", async () => {
+    const event = newEvent(daysAgo(2));
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(10), [quote(TOTAL_OVER, 1.9, { line: 45.5, isMainLine: true })]),
+        snapshot(event, t(12), [quote(TOTAL_OVER, 1.9, { line: 46.5, isMainLine: true })]),
+        snapshot(event, t(14), [quote(TOTAL_OVER, 1.9, { line: 46.5, isMainLine: false })]),
+      ],
+    });
+    const { items } = await service.list(window(event));
+    expect(items.map((tick) => [tick.kind, tick.line, tick.isMainLine])).toEqual([
+      ["open", 45.5, true],
+      ["move", 46.5, true],
+      ["move", 46.5, false],
+    ]);
+  });
+
+  it("records a move when an exchange's lay price changes", async () => {
+    const event = newEvent(daysAgo(2));
+    const book = { bookmakerId: "betfair_ex_au" };
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(10), [quote(ML_HOME, 2.1, { layOdds: 2.14 })], book),
+        snapshot(event, t(12), [quote(ML_HOME, 2.1, { layOdds: 2.16 })], book),
+      ],
+    });
+    const { items } = await service.list(window(event));
+    expect(items.map((tick) => [tick.kind, tick.layOdds])).toEqual([
+      ["open", 2.14],
+      ["move", 2.16],
+    ]);
+  });
+
+  it("closes a quote that goes suspended (available=false) and opens it when it is available again", async () => {
+    const event = newEvent(daysAgo(2));
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(20), [quote(ML_HOME, 1.9)]),
+        snapshot(event, t(22), [quote(ML_HOME, 1.9, { available: false })]),
+        snapshot(event, t(24), [quote(ML_HOME, 1.9, { available: false })]),
+        snapshot(event, t(26), [quote(ML_HOME, 1.95)]),
+      ],
+    });
+    const { items } = await service.list(window(event));
+    expect(items.map((tick) => [tick.kind, tick.changedAt])).toEqual([
+      ["open", new Date(t(20)).toISOString()],
+      ["close", new Date(t(22)).toISOString()],
+      ["open", new Date(t(26)).toISOString()],
+    ]);
+  });
+
+  it("records nothing for a quote that did not change", async () => {
+    const event = newEvent(daysAgo(2));
+    const first = await service.record({ events: [event], snapshots: [snapshot(event, t(30), [quote(ML_HOME, 1.9)])] });
+    const unchanged = await service.record({
+      events: [event],
+      snapshots: [snapshot(event, t(32), [quote(ML_HOME, 1.9)]), snapshot(event, t(34), [quote(ML_HOME, 1.9)])],
+    });
+    expect(first.ticksRecorded).toBe(1);
+    expect(unchanged.ticksRecorded).toBe(0);
+    expect((await service.list(window(event))).items).toHaveLength(1);
+  });
+
+  it("replaying the same snapshots, even after a restart, records no duplicate ticks", async () => {
+    const event = newEvent(daysAgo(2));
+    const request = {
+      events: [event],
+      snapshots: [
+        snapshot(event, t(40), [quote(ML_HOME, 1.9), quote(ML_AWAY, 2.0)]),
+        snapshot(event, t(42), [quote(ML_HOME, 1.8)]),
+      ],
+    };
+    await service.record(request);
+    const before = await service.stores.live.countTicks({ eventID: event.eventId });
+    // open, open, move, and the close of the away quote missing from the second snapshot.
+    expect(before).toBe(4);
+
+    expect((await service.record(request)).ticksRecorded).toBe(0);
+    // A restarted process reloads the last-quote state from the store.
+    const restarted = service.freshRecorder();
+    const replay = await restarted.record(
+      [{ eventID: event.eventId, sportID: event.sportId, leagueID: event.leagueId, startsAtMs: event.startsAtMs }],
+      request.snapshots.map((book) => ({
+        eventID: book.eventId,
+        bookmakerID: book.bookmakerId,
+        sourceID: book.sourceId,
+        sourceRank: book.sourceRank,
+        observedAtMs: book.observedAtMs,
+        quotes: book.quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: q.available })),
+      })),
+    );
+    expect(replay.ticksRecorded).toBe(0);
+    expect(await service.stores.live.countTicks({ eventID: event.eventId })).toBe(before);
+  });
+
+  it("ignores a snapshot older than the state it holds, so an out-of-order replay does not regress it", async () => {
+    const event = newEvent(daysAgo(2));
+    await service.record({
+      events: [event],
+      snapshots: [snapshot(event, t(50), [quote(ML_HOME, 1.9)]), snapshot(event, t(54), [quote(ML_HOME, 1.7)])],
+    });
+    const stale = await service.record({ events: [event], snapshots: [snapshot(event, t(52), [quote(ML_HOME, 2.2)])] });
+    expect(stale.ticksRecorded).toBe(0);
+    // The next real snapshot still compares with 1.7, not with the stale 2.2.
+    await service.record({ events: [event], snapshots: [snapshot(event, t(56), [quote(ML_HOME, 1.7)])] });
+    const { items } = await service.list(window(event));
+    expect(items.map((tick) => [tick.kind, tick.decimalOdds])).toEqual([
+      ["open", 1.9],
+      ["move", 1.7],
+    ]);
+  });
+
+  it("keeps each source of a bookmaker as its own last-quote state", async () => {
+    const event = newEvent(daysAgo(2));
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(60), [quote(ML_HOME, 1.9)], { sourceId: "feed-a" }),
+        snapshot(event, t(60), [quote(ML_HOME, 1.9)], { sourceId: "feed-b", sourceRank: 5 }),
+        // feed-b withdrawing its quote does not close feed-a's.
+        snapshot(event, t(62), [], { sourceId: "feed-b", sourceRank: 5 }),
+      ],
+    });
+    expect(await service.stores.live.countTicks({ eventID: event.eventId })).toBe(3);
+    const { items } = await service.list(window(event));
+    expect(items.map((tick) => tick.kind)).toEqual(["open"]);
+  });
+});
