@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { freePort, logPath, startFerretDb, testMongoUri, testStoresDir, type MongoServer } from "@odds/local";
 import { callUnary, createGrpcClient, createLogger, startGrpcServer, type RunningGrpcServer } from "@odds/platform";
-import { common, history } from "@odds/proto";
+import { type common, history } from "@odds/proto";
 import { Archiver } from "../src/archiver";
 import { BookStateStore } from "../src/book-states";
 import { EventRefStore } from "../src/event-refs";

@@ -1,4 +1,4 @@
-import { history } from "@odds/proto";
+import { type history } from "@odds/proto";
 import {
   daysAgo,
   ML_AWAY,
