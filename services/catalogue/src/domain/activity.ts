@@ -60,6 +60,8 @@ export class ActivityLedger {
   /** Moves the counts from an event's previous state to its next one. */
   replace(previous: EventState | undefined, next: EventState): void {
     if (previous) this.fold(previous, -1);
+    // A listed market joins its league even unpriced or ended, so it can be listed as unsupported.
+    for (const market of next.markets) this.marketLeague(market.oddID, next.leagueID, next.sportID);
     this.fold(next, +1);
   }
 

@@ -149,14 +149,15 @@ export function deriveMarket(oddID: string, hints: MarketHints = {}): MarketDefi
   };
   if (kind === "player") definition.playerID = parts.statEntityID;
   if (kind === "team") definition.teamID = parts.statEntityID;
-  if (isProp) definition.propType = propTypeOf(parts, kind);
+  if (isProp) definition.propType = propTypeOf(groupID, kind);
   return definition;
 }
 
-function propTypeOf(parts: OddIDParts, kind: ReturnType<typeof entityKind>): PropType {
+/** Typed by the group's entity, so every side of a market has the same prop type. */
+function propTypeOf(groupID: string, kind: ReturnType<typeof entityKind>): PropType {
   if (kind === "player") return "player_prop";
   if (kind === "team") return "team_prop";
-  if (kind === "side") return parts.statEntityID === "all" ? "game_prop" : "team_prop";
+  if (kind === "side") return groupID.split("-")[1] === "all" ? "game_prop" : "team_prop";
   return "other_prop";
 }
 

@@ -1,0 +1,58 @@
+import { ActivityLedger, normalizeEventState, sameEventState, type EventState } from "./activity";
+
+const event = (eventID: string, active: boolean, markets: Record<string, string[]>, leagueID = "AFL"): EventState =>
+  normalizeEventState({
+    eventID,
+    sportID: "AUSSIE_RULES",
+    leagueID,
+    active,
+    markets: Object.entries(markets).map(([oddID, bookmakerIDs]) => ({ oddID, bookmakerIDs })),
+  });
+
+const leagues = (ledger: ActivityLedger, oddID: string) =>
+  [...ledger.marketLeagues(oddID)].map((a) => ({
+    leagueID: a.leagueID,
+    activeEvents: a.activeEvents,
+    bookmakers: Object.fromEntries(a.bookmakers),
+  }));
+
+describe("activity ledger", () => {
+  test("counts an event's sport, league and priced markets while it is active; unpriced markets join at zero", () => {
+    const ledger = new ActivityLedger();
+    ledger.replace(
+      undefined,
+      event("e1", true, { "points-home-game-ml-home": ["sportsbet", "tab"], "x-all-game-yn-yes": [] }),
+    );
+    ledger.replace(undefined, event("e2", true, { "points-home-game-ml-home": ["tab"] }));
+    expect(ledger.sportActiveEvents("AUSSIE_RULES")).toBe(2);
+    expect(ledger.leagueActiveEvents("AFL")).toBe(2);
+    expect(leagues(ledger, "points-home-game-ml-home")).toEqual([
+      { leagueID: "AFL", activeEvents: 2, bookmakers: { sportsbet: 1, tab: 2 } },
+    ]);
+    expect(leagues(ledger, "x-all-game-yn-yes")).toEqual([{ leagueID: "AFL", activeEvents: 0, bookmakers: {} }]);
+  });
+
+  test("moves counts by the delta when an event changes, ends and comes back", () => {
+    const ledger = new ActivityLedger();
+    const first = event("e1", true, { "points-home-game-ml-home": ["sportsbet", "tab"] });
+    ledger.replace(undefined, first);
+    const moved = event("e1", true, { "points-home-game-ml-home": ["tab"], "points-all-game-ou-over": ["tab"] });
+    ledger.replace(first, moved);
+    expect(leagues(ledger, "points-home-game-ml-home")).toEqual([
+      { leagueID: "AFL", activeEvents: 1, bookmakers: { tab: 1 } },
+    ]);
+    const ended = { ...moved, active: false };
+    ledger.replace(moved, ended);
+    expect(ledger.leagueActiveEvents("AFL")).toBe(0);
+    expect(leagues(ledger, "points-all-game-ou-over")).toEqual([{ leagueID: "AFL", activeEvents: 0, bookmakers: {} }]);
+    ledger.replace(ended, moved);
+    expect(ledger.sportActiveEvents("AUSSIE_RULES")).toBe(1);
+  });
+
+  test("normalisation makes equal states compare equal whatever the input order", () => {
+    const a = event("e1", true, { b: ["y", "x", "x"], a: ["z"] });
+    const b = event("e1", true, { a: ["z"], b: ["x", "y"] });
+    expect(sameEventState(a, b)).toBe(true);
+    expect(sameEventState(undefined, b)).toBe(false);
+  });
+});
