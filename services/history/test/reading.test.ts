@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { history } from "@odds/proto";
+import { type history } from "@odds/proto";
 import { DAY_MS, type TickDocument } from "../src/ticks";
 import {
   daysAgo,
