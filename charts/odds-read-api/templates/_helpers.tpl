@@ -1,0 +1,178 @@
+{{/* Names, labels and the per-service settings shared by every template. */}}
+
+{{- define "odds.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "odds.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else if contains (include "odds.name" .) .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name (include "odds.name" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one component's objects: <fullname>-<component>. Call with (dict "root" $ "component" "edge"). */}}
+{{- define "odds.componentName" -}}
+{{- printf "%s-%s" (include "odds.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "odds.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "odds.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "odds.labels" -}}
+{{ include "odds.selectorLabels" . }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: odds-read-api
+odds.example/environment: {{ .root.Values.environment | quote }}
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "odds.annotations" -}}
+{{- with .Values.commonAnnotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/*
+Deep merge of two maps, the second winning, returned as YAML. Unlike sprig's mergeOverwrite
+an explicit false, 0 or "" in a service block does override the default.
+*/}}
+{{- define "odds.deepMerge" -}}
+{{- $out := deepCopy (index . 0) -}}
+{{- range $key, $value := (index . 1) -}}
+{{- if and (kindIs "map" $value) (kindIs "map" (index $out $key)) -}}
+{{- $_ := set $out $key (include "odds.deepMerge" (list (index $out $key) $value) | fromYaml) -}}
+{{- else -}}
+{{- $_ := set $out $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/* One workload's settings: `defaults` deep-merged with its own block. Returns YAML; use with fromYaml. */}}
+{{- define "odds.settings" -}}
+{{- include "odds.deepMerge" (list .root.Values.defaults (index .root.Values .component)) -}}
+{{- end -}}
+
+{{- define "odds.image" -}}
+{{- $image := .image -}}
+{{- $ref := printf "%s/%s" $image.registry $image.repository -}}
+{{- if $image.digest -}}
+{{- printf "%s@%s" $ref $image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $ref (default .root.Chart.AppVersion ($image.tag | toString)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "odds.storesSecretName" -}}
+{{- default (printf "%s-stores" (include "odds.fullname" .)) .Values.stores.existingSecret -}}
+{{- end -}}
+
+{{/* host:port of an internal gRPC service, as <NAME>_SERVICE_ADDR expects. */}}
+{{- define "odds.serviceAddr" -}}
+{{- printf "%s:%v" (include "odds.componentName" .) (index .root.Values .component).grpcPort -}}
+{{- end -}}
+
+{{- define "odds.storeEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "odds.storesSecretName" .root }}
+      key: {{ index .root.Values.stores.secretKeys .key }}
+{{- end -}}
+
+{{/*
+Environment of one workload: what every service reads, then its own variables (the same
+names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
+*/}}
+{{- define "odds.env" -}}
+{{- $root := .root -}}
+{{- $c := .component -}}
+{{- $s := .settings -}}
+- name: LOG_LEVEL
+  value: {{ $s.logLevel | quote }}
+- name: METRICS_PORT
+  value: {{ $s.metricsPort | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ ternary "history-archiver" $c (eq $c "archiver") | quote }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ printf "deployment.environment=%s,service.namespace=odds-read-api%s" $root.Values.environment (ternary (printf ",%s" $root.Values.otel.resourceAttributes) "" (ne $root.Values.otel.resourceAttributes "")) | quote }}
+{{- if $root.Values.otel.enabled }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ $root.Values.otel.endpoint | quote }}
+{{- end }}
+{{- if eq $c "edge" }}
+- name: HTTP_PORT
+  value: {{ $s.httpPort | quote }}
+{{- range $dep := list "events" "history" "catalogue" "usage" }}
+- name: {{ printf "%s_SERVICE_ADDR" (upper $dep) }}
+  value: {{ include "odds.serviceAddr" (dict "root" $root "component" $dep) | quote }}
+{{- end }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "REDIS_URL" "key" "redisUrl") }}
+- name: RATE_LIMIT_FAIL_MODE
+  value: {{ $s.rateLimitFailMode | quote }}
+- name: V2_RETIRED
+  value: {{ $s.v2Retired | quote }}
+{{- else if ne $c "archiver" }}
+- name: GRPC_PORT
+  value: {{ $s.grpcPort | quote }}
+{{- end }}
+{{- if eq $c "events" }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "EVENTS_MONGODB_URI" "key" "eventsMongodbUri") }}
+{{- end }}
+{{- if or (eq $c "history") (eq $c "archiver") }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "HISTORY_LIVE_MONGODB_URI" "key" "historyLiveMongodbUri") }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "HISTORY_ARCHIVE_MONGODB_URI" "key" "historyArchiveMongodbUri") }}
+- name: ARCHIVE_INTERVAL_MS
+  value: {{ $root.Values.history.archiveIntervalMs | quote }}
+{{- end }}
+{{- if eq $c "catalogue" }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "CATALOGUE_MONGODB_URI" "key" "catalogueMongodbUri") }}
+{{- end }}
+{{- if eq $c "usage" }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "USAGE_MONGODB_URI" "key" "usageMongodbUri") }}
+- name: PLANS_FILE
+  value: /etc/odds/plans/plans.yaml
+{{- end }}
+{{- if eq $c "ingest" }}
+{{- range $dep := list "events" "history" "catalogue" }}
+- name: {{ printf "%s_SERVICE_ADDR" (upper $dep) }}
+  value: {{ include "odds.serviceAddr" (dict "root" $root "component" $dep) | quote }}
+{{- end }}
+- name: INGEST_INTERVAL_MS
+  value: {{ $s.intervalMs | quote }}
+{{- if or $s.existingSourcesConfigMap $s.sources }}
+- name: SOURCES_FILE
+  value: /etc/odds/sources/sources.yaml
+{{- end }}
+{{- end }}
+{{- range $name, $value := $s.env }}
+- name: {{ $name }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- with $s.extraEnvVars }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Peers allowed to scrape metrics; nothing is rendered when the list is empty (an empty `from` would mean everyone). */}}
+{{- define "odds.metricsIngress" -}}
+{{- if .root.Values.networkPolicy.metricsFrom }}
+- from:
+    {{- toYaml .root.Values.networkPolicy.metricsFrom | nindent 4 }}
+  ports:
+    - port: {{ .port }}
+      protocol: TCP
+{{- end }}
+{{- end -}}
