@@ -11,6 +11,7 @@ import {
   type RunningGrpcServer,
 } from "@odds/platform";
 import { usage } from "@odds/proto";
+import { adminProgram } from "../src/admin/cli";
 import { DEFAULT_PLANS_FILE } from "../src/config";
 import { hashApiKey, KEY_INDEXES, KeyRegistry } from "../src/keys";
 import { PlanBook } from "../src/plans";
@@ -148,5 +149,44 @@ describe("KeyRegistry.seed", () => {
     expect(second.keyID).toBe(first.keyID);
     expect(second.isActive).toBe(false);
     expect(await store.db.collection("api_keys").countDocuments({ _id: first.keyID as never })).toBe(1);
+  });
+});
+
+describe("admin CLI", () => {
+  async function admin(...args: string[]): Promise<unknown> {
+    const output: string[] = [];
+    const write = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      output.push(String(chunk));
+      return true;
+    });
+    try {
+      await adminProgram().parseAsync(["node", "admin", "--addr", `127.0.0.1:${server.port}`, ...args]);
+    } finally {
+      write.mockRestore();
+    }
+    return JSON.parse(output.join(""));
+  }
+
+  it("creates a key printed once as {apiKey, keyID, tier}, then deactivates, reactivates and lists it", async () => {
+    const created = (await admin("keys", "create", "--tier", "base", "--email", "x@y.example")) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(created).sort()).toEqual(["apiKey", "keyID", "tier"]);
+    expect(created.keyID).toBe(hashApiKey(created.apiKey ?? "").slice(0, 16));
+    expect(created.tier).toBe("base");
+
+    expect(await admin("keys", "deactivate", created.keyID ?? "")).toMatchObject({
+      keyID: created.keyID,
+      isActive: false,
+    });
+    expect(await admin("keys", "reactivate", created.keyID ?? "")).toMatchObject({
+      keyID: created.keyID,
+      isActive: true,
+    });
+    const listed = (await admin("keys", "list")) as Array<Record<string, unknown>>;
+    const entry = listed.find((key) => key.keyID === created.keyID);
+    expect(entry).toMatchObject({ tier: "base", email: "x@y.example", isActive: true });
+    expect(JSON.stringify(listed)).not.toContain(created.apiKey);
   });
 });

@@ -44,10 +44,38 @@ function stripDialect(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/**
+ * A query parameter arrives as a string and is coerced by its schema; its documented type is
+ * the one its `.meta()` declares (boolean, integer, default), without the string-only keywords.
+ */
+function parameterSchema(generated: JsonSchema, declared: JsonSchema | undefined): JsonSchema {
+  const { description: _description, id: _id, ...documented } = declared ?? {};
+  void _description;
+  void _id;
+  const merged: JsonSchema = { ...generated, ...documented };
+  if (merged.type === "boolean" || merged.type === "integer" || merged.type === "number") {
+    delete merged.pattern;
+    delete merged.enum;
+  }
+  return merged;
+}
+
+/** The `.meta()` of a parameter schema, looking through optional/default wrappers. */
+function declaredMeta(schema: z.ZodType | undefined): JsonSchema | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 4; depth += 1) {
+    const meta = current.meta() as JsonSchema | undefined;
+    if (meta) return meta;
+    current = (current._zod.def as { innerType?: z.ZodType }).innerType;
+  }
+  return undefined;
+}
+
 function queryParameters(query: z.ZodType): JsonSchema[] {
   const schema = z.toJSONSchema(query, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
+  const shape = query instanceof z.ZodObject ? (query.shape as Record<string, z.ZodType>) : {};
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...rest } = property;
     return {
@@ -55,7 +83,7 @@ function queryParameters(query: z.ZodType): JsonSchema[] {
       in: "query",
       required: required.has(name),
       ...(typeof description === "string" ? { description } : {}),
-      schema: rest,
+      schema: parameterSchema(rest, declaredMeta(shape[name])),
     };
   });
 }

@@ -1,0 +1,52 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { z } from "zod";
+import { defineRoute } from "../http/route";
+import { booleanFlag, pageLimit } from "../http/params";
+import { edgeRoutes } from "../routes/edge-routes";
+import { buildOpenApiDocument } from "./document";
+
+const eventsLike = defineRoute({
+  path: "/events/",
+  summary: "Events",
+  tag: "Events",
+  query: z.object({
+    limit: pageLimit(10, 100),
+    leagueID: z.string().optional().meta({ description: "one or comma-separated" }),
+    live: booleanFlag().optional(),
+  }),
+  item: z
+    .object({ eventID: z.string(), odds: z.record(z.string(), z.object({ bookOdds: z.string() })) })
+    .meta({ id: "Event" }),
+  errors: [400, 500],
+  load: async () => ({ items: [], nextCursor: null }),
+});
+
+describe("OpenAPI document", () => {
+  const document = buildOpenApiDocument([...edgeRoutes(), eventsLike], "2.0.0");
+
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it("documents every route with its query parameters from the same zod schema", () => {
+    const paths = document.paths as Record<
+      string,
+      { get: { parameters: Array<Record<string, unknown>>; responses: Record<string, unknown> } }
+    >;
+    expect(Object.keys(paths).sort()).toEqual(["/account/usage", "/events/", "/health", "/stream/events"]);
+    const limit = paths["/events/"]?.get.parameters.find((parameter) => parameter.name === "limit");
+    expect(limit).toMatchObject({ in: "query", required: false, schema: { maximum: 100, default: 10 } });
+    const live = paths["/events/"]?.get.parameters.find((parameter) => parameter.name === "live");
+    expect(live?.schema).toEqual({ type: "boolean" });
+    expect(Object.keys(paths["/events/"]?.get.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "429", "500"]),
+    );
+    expect(Object.keys(paths["/stream/events"]?.get.responses ?? {})).not.toContain("200");
+    expect(paths["/health"]?.get).toMatchObject({ security: [] });
+  });
+
+  it("publishes the item shapes as components", () => {
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(["Event", "AccountUsage", "Health", "ErrorEnvelope"]));
+  });
+});

@@ -1,0 +1,434 @@
+import { status } from "@grpc/grpc-js";
+import { testRedisUrl } from "@odds/local";
+import { randomBytes } from "node:crypto";
+import type Koa from "koa";
+import { createClient } from "redis";
+import request from "supertest";
+import { z } from "zod";
+import { KeyAccess } from "../src/access/api-key";
+import { UsageRecorder } from "../src/access/usage-recorder";
+import { createEdgeApp } from "../src/app";
+import { UsageGateway } from "../src/gateways/usage.gateway";
+import { pageLimit } from "../src/http/params";
+import { defineRoute, type RouteDefinition } from "../src/http/route";
+import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
+import { capturingLogger, FakeFeed, FakeUsageService, grpcError, startDownstreams } from "./fixtures";
+
+const captured = capturingLogger();
+const logger = captured.logger;
+const fakeUsage = new FakeUsageService();
+const feed = new FakeFeed();
+let downstreams: Awaited<ReturnType<typeof startDownstreams>>;
+let redis: RedisClient;
+let recorder: UsageRecorder;
+
+const key = (tier: string) => `odds_${tier}_${randomBytes(12).toString("hex")}`;
+const baseKey = key("base");
+const liteKey = key("lite");
+const inactiveKey = key("base");
+const burstKey = key("lite");
+const entityKey = key("lite");
+
+/** What the test data routes should do next. */
+let behaviour: () => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
+const item = (value: object) => Buffer.from(JSON.stringify(value));
+
+function testRoutes(): RouteDefinition[] {
+  const query = z.object({ limit: pageLimit(10, 100), leagueID: z.string().optional() });
+  const itemSchema = z.object({ widgetID: z.string() });
+  return [
+    defineRoute({
+      path: "/widgets/",
+      summary: "Widgets",
+      tag: "Test",
+      query,
+      item: itemSchema,
+      errors: [400, 500],
+      load: () => behaviour(),
+    }),
+    defineRoute({
+      path: "/odds/history/",
+      summary: "History",
+      tag: "Test",
+      query,
+      item: itemSchema,
+      errors: [400, 404, 500, 503],
+      load: () => behaviour(),
+    }),
+    defineRoute({
+      path: "/sports/",
+      summary: "Sports",
+      tag: "Test",
+      query: z.object({}),
+      item: itemSchema,
+      errors: [],
+      load: () => behaviour(),
+    }),
+  ];
+}
+
+function app(options: { retired?: boolean; failMode?: "open" | "closed"; limiterRedis?: RedisClient } = {}): Koa {
+  const usageGateway = new UsageGateway(downstreams.usageClient);
+  return createEdgeApp({
+    logger,
+    retired: options.retired ?? false,
+    access: new KeyAccess(usageGateway, 60_000),
+    limiter: new RateLimiter(options.limiterRedis ?? redis, { failMode: options.failMode ?? "open", logger }),
+    recorder,
+    usage: usageGateway,
+    routes: testRoutes(),
+    health: {
+      version: "2.0.0",
+      startedAtMs: Date.now() - 5_000,
+      staleAfterMs: 600_000,
+      events: downstreams.eventsClient,
+      rateLimiterReachable: () => true,
+    },
+  });
+}
+
+let server: ReturnType<Koa["callback"]>;
+
+beforeAll(async () => {
+  downstreams = await startDownstreams(logger, fakeUsage, feed);
+  redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
+  await redis.connect();
+  recorder = new UsageRecorder(new UsageGateway(downstreams.usageClient), logger, 60_000);
+  fakeUsage.add(baseKey, "base", { email: "base@example.com" });
+  fakeUsage.add(liteKey, "lite", {
+    limits: [{ window: "per-day", maxRequests: 1000, maxEntities: 5000 }],
+  });
+  fakeUsage.add(inactiveKey, "base", { isActive: false });
+  fakeUsage.add(burstKey, "lite", { limits: [{ window: "per-minute", maxRequests: 2, maxEntities: undefined }] });
+  fakeUsage.add(entityKey, "lite", { limits: [{ window: "per-hour", maxRequests: 100, maxEntities: 3 }] });
+  server = app().callback();
+});
+
+beforeEach(() => {
+  behaviour = async () => ({ items: [item({ widgetID: "a" }), item({ widgetID: "b" })], nextCursor: "next-1" });
+});
+
+afterAll(async () => {
+  downstreams.usageClient.close();
+  downstreams.eventsClient.close();
+  await downstreams.server.shutdown(500);
+  await redis.quit();
+});
+
+describe("API keys", () => {
+  it("answers 401 Invalid API key without a key", async () => {
+    const res = await request(server).get("/v2/widgets/");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, error: "Invalid API key" });
+  });
+
+  it("answers 401 for an unknown key", async () => {
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", "odds_base_not_a_key");
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe("Invalid API key");
+  });
+
+  it("answers 403 Inactive API key for a deactivated key", async () => {
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", inactiveKey);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ success: false, error: "Inactive API key" });
+  });
+
+  it("accepts the header under any letter case and the apiKey query parameter", async () => {
+    expect((await request(server).get("/v2/widgets/").set("X-API-KEY", baseKey)).status).toBe(200);
+    expect((await request(server).get(`/v2/widgets/?apiKey=${baseKey}`)).status).toBe(200);
+  });
+
+  it("caches the plan: repeated requests resolve the key once", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base");
+    const before = fakeUsage.resolveCalls;
+    for (let i = 0; i < 3; i += 1) await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    expect(fakeUsage.resolveCalls - before).toBe(1);
+  });
+
+  it("never writes the key to the request log, even sent as a query parameter", async () => {
+    const secret = key("base");
+    fakeUsage.add(secret, "base");
+    await request(server).get(`/v2/widgets/?leagueID=AFL&apiKey=${secret}`);
+    await request(server).get("/v2/widgets/").set("x-api-key", secret);
+    await request(server).get(`/v2/nope?apiKey=${secret}`);
+    const log = captured.lines.join("");
+    expect(log).toContain("apiKey=[REDACTED]");
+    expect(log).not.toContain(secret);
+  });
+});
+
+describe("envelope and routing", () => {
+  it("splices the rendered items into the success envelope unchanged", async () => {
+    behaviour = async () => ({
+      items: [Buffer.from('{"widgetID":"a","price":"+150"}'), Buffer.from('{"widgetID":"b"}')],
+      nextCursor: null,
+      notice: "series incomplete",
+    });
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(
+      '{"success":true,"data":[{"widgetID":"a","price":"+150"},{"widgetID":"b"}],"nextCursor":null,"notice":"series incomplete"}',
+    );
+  });
+
+  it("passes the nextCursor through and sends an empty list as data: []", async () => {
+    behaviour = async () => ({ items: [], nextCursor: "abc" });
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.body).toEqual({ success: true, data: [], nextCursor: "abc" });
+  });
+
+  it("answers the same route with and without the trailing slash", async () => {
+    expect((await request(server).get("/v2/widgets").set("x-api-key", baseKey)).status).toBe(200);
+    expect((await request(server).get("/v2/widgets/").set("x-api-key", baseKey)).status).toBe(200);
+    expect((await request(server).get("/v2/health/")).status).toBe(200);
+  });
+
+  it("answers 404 Not found in the envelope for an unknown route", async () => {
+    const res = await request(server).get("/v2/unknown/").set("x-api-key", baseKey);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: "Not found" });
+  });
+
+  it("answers 405 with Allow for a non-GET method on a route", async () => {
+    const res = await request(server).post("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET, HEAD");
+    expect(res.body.success).toBe(false);
+  });
+
+  it("compresses with gzip or br when the client accepts it", async () => {
+    behaviour = async () => ({
+      items: Array.from({ length: 100 }, (_, i) => item({ widgetID: `widget-${i}`, padding: "x".repeat(40) })),
+      nextCursor: null,
+    });
+    const gzip = await request(server).get("/v2/widgets/").set("x-api-key", baseKey).set("Accept-Encoding", "gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gzip.body.data).toHaveLength(100);
+    const br = await request(server).get("/v2/widgets/").set("x-api-key", baseKey).set("Accept-Encoding", "br");
+    expect(br.headers["content-encoding"]).toBe("br");
+  });
+
+  it("answers every v2 route 410 Gone once v2 is retired", async () => {
+    const retired = app({ retired: true }).callback();
+    for (const path of ["/v2/health", "/v2/widgets/", "/v2/account/usage", "/v2/stream/events", "/v2/openapi.json"]) {
+      const res = await request(retired).get(path).set("x-api-key", baseKey);
+      expect([path, res.status, res.body.error]).toEqual([path, 410, "Gone"]);
+    }
+  });
+});
+
+describe("parameters", () => {
+  it("rejects a limit above the maximum with 400 Invalid params naming the parameter", async () => {
+    const res = await request(server).get("/v2/widgets/?limit=101").set("x-api-key", baseKey);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "Invalid params", message: "limit: at most 100" });
+  });
+
+  it("rejects a malformed limit naming the parameter", async () => {
+    const res = await request(server).get("/v2/widgets/?limit=ten").set("x-api-key", baseKey);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^limit: /);
+  });
+
+  it("ignores unknown parameters", async () => {
+    const res = await request(server).get("/v2/widgets/?colour=blue&limit=5").set("x-api-key", baseKey);
+    expect(res.status).toBe(200);
+  });
+
+  it("checks the key before the parameters", async () => {
+    expect((await request(server).get("/v2/widgets/?limit=999")).status).toBe(401);
+  });
+});
+
+describe("gRPC status mapping", () => {
+  it("maps INVALID_ARGUMENT to 400 Invalid params with the service's message", async () => {
+    behaviour = async () => Promise.reject(grpcError(status.INVALID_ARGUMENT, "cursor: does not match this query"));
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "Invalid params", message: "cursor: does not match this query" });
+  });
+
+  it("maps NOT_FOUND to 404 Not found on a route that lists 404", async () => {
+    behaviour = async () => Promise.reject(grpcError(status.NOT_FOUND, "no such event"));
+    const res = await request(server).get("/v2/odds/history/").set("x-api-key", baseKey);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: "Not found" });
+  });
+
+  it("maps UNAVAILABLE to 503 on a route that lists 503, and to 500 Query failed elsewhere", async () => {
+    behaviour = async () => Promise.reject(grpcError(status.UNAVAILABLE, "live store down"));
+    expect((await request(server).get("/v2/odds/history/").set("x-api-key", baseKey)).status).toBe(503);
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, error: "Query failed" });
+  });
+
+  it("maps INTERNAL and plain errors to 500 Query failed without leaking details", async () => {
+    behaviour = async () => Promise.reject(grpcError(status.INTERNAL, "mongo exploded at 10.0.0.3"));
+    const res = await request(server).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(res.body)).not.toContain("10.0.0.3");
+    behaviour = async () => Promise.reject(new Error("boom"));
+    expect((await request(server).get("/v2/widgets/").set("x-api-key", baseKey)).status).toBe(500);
+  });
+
+  it("never answers 400 on a route that does not list it (/sports/)", async () => {
+    behaviour = async () => Promise.reject(grpcError(status.INVALID_ARGUMENT, "nope"));
+    const res = await request(server).get("/v2/sports/?limit=abc&sportID=,,").set("x-api-key", baseKey);
+    expect(res.status).not.toBe(400);
+    behaviour = async () => ({ items: [], nextCursor: null });
+    expect((await request(server).get("/v2/sports/?limit=abc").set("x-api-key", baseKey)).status).toBe(200);
+  });
+});
+
+describe("rate limits at the edge", () => {
+  it("answers 429 Rate limit exceeded with Retry-After and X-RateLimit headers once a window is exhausted", async () => {
+    const first = await request(server).get("/v2/widgets/").set("x-api-key", burstKey);
+    expect(first.status).toBe(200);
+    expect(first.headers["x-ratelimit-limit"]).toBe("2");
+    expect(first.headers["x-ratelimit-remaining"]).toBe("1");
+    await request(server).get("/v2/widgets/").set("x-api-key", burstKey);
+    const refused = await request(server).get("/v2/widgets/").set("x-api-key", burstKey);
+    expect(refused.status).toBe(429);
+    expect(refused.body.success).toBe(false);
+    expect(refused.body.error).toBe("Rate limit exceeded");
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
+  });
+
+  it("counts one entity per object in data and refuses once max-entities is reached", async () => {
+    behaviour = async () => ({
+      items: [item({ widgetID: "a" }), item({ widgetID: "b" }), item({ widgetID: "c" })],
+      nextCursor: null,
+    });
+    expect((await request(server).get("/v2/widgets/").set("x-api-key", entityKey)).status).toBe(200);
+    const refused = await request(server).get("/v2/widgets/").set("x-api-key", entityKey);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("fails closed with 503 when configured and Redis is unreachable", async () => {
+    const dead = createClient({
+      url: "redis://127.0.0.1:1",
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: false },
+    });
+    dead.on("error", () => undefined);
+    await dead.connect().catch(() => undefined);
+    const closedApp = app({ failMode: "closed", limiterRedis: dead }).callback();
+    const res = await request(closedApp).get("/v2/widgets/").set("x-api-key", liteKey);
+    expect(res.status).toBe(503);
+    const openApp = app({ failMode: "open", limiterRedis: dead }).callback();
+    expect((await request(openApp).get("/v2/widgets/").set("x-api-key", liteKey)).status).toBe(200);
+  });
+});
+
+describe("GET /v2/account/usage", () => {
+  it("reports the key, its limits and current counters including the call itself", async () => {
+    const fresh = key("lite");
+    const keyID = fakeUsage.add(fresh, "lite", {
+      email: "lite@example.com",
+      limits: [
+        { window: "per-minute", maxRequests: 60, maxEntities: 500 },
+        { window: "per-day", maxRequests: 1000, maxEntities: undefined },
+      ],
+    });
+    await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    const res = await request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      nextCursor: null,
+      data: [
+        {
+          keyID,
+          customerID: null,
+          email: "lite@example.com",
+          isActive: true,
+          tier: "lite",
+          rateLimits: {
+            "per-second": {
+              "max-requests": null,
+              "current-requests": null,
+              "max-entities": null,
+              "current-entities": null,
+            },
+            "per-minute": { "max-requests": 60, "current-requests": 2, "max-entities": 500, "current-entities": 2 },
+            "per-hour": {
+              "max-requests": null,
+              "current-requests": null,
+              "max-entities": null,
+              "current-entities": null,
+            },
+            "per-day": { "max-requests": 1000, "current-requests": 2, "max-entities": null, "current-entities": 2 },
+            "per-month": {
+              "max-requests": null,
+              "current-requests": null,
+              "max-entities": null,
+              "current-entities": null,
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  it("answers 404 Not found when the key's record is gone", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base");
+    expect((await request(server).get("/v2/account/usage").set("x-api-key", fresh)).status).toBe(200);
+    fakeUsage.keys.clear();
+    const res = await request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: "Not found" });
+    fakeUsage.add(baseKey, "base", { email: "base@example.com" });
+  });
+
+  it("answers 401 without a key", async () => {
+    expect((await request(server).get("/v2/account/usage")).status).toBe(401);
+  });
+});
+
+describe("system routes", () => {
+  it("answers /v2/stream/events 401 without a key, 403 for an inactive key, else 501 Not Implemented", async () => {
+    expect((await request(server).get("/v2/stream/events")).status).toBe(401);
+    expect((await request(server).get("/v2/stream/events").set("x-api-key", inactiveKey)).status).toBe(403);
+    const res = await request(server).get("/v2/stream/events?feed=events:live").set("x-api-key", baseKey);
+    expect(res.status).toBe(501);
+    expect(res.body).toEqual({ success: false, error: "Not Implemented" });
+  });
+
+  it("reports health without a key: empty before the first cycle, healthy after, stale when cycles stop", async () => {
+    feed.lastCycleAtMs = 0;
+    const empty = await request(server).get("/v2/health");
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toMatchObject({ version: "2.0.0", pipeline: "empty", rateLimiter: "ok" });
+    expect(empty.body.data.uptimeSeconds).toBeGreaterThanOrEqual(5);
+    expect(Date.parse(empty.body.data.timestamp)).not.toBeNaN();
+    feed.lastCycleAtMs = Date.now() - 60_000;
+    expect((await request(server).get("/v2/health")).body.data).toMatchObject({ status: "ok", pipeline: "healthy" });
+    feed.lastCycleAtMs = Date.now() - 3_600_000;
+    expect((await request(server).get("/v2/health")).body.data).toMatchObject({
+      status: "degraded",
+      pipeline: "stale",
+    });
+  });
+});
+
+describe("usage rollups", () => {
+  it("buffers served requests and entities per key and sends them to the usage service on flush", async () => {
+    const fresh = key("base");
+    const keyID = fakeUsage.add(fresh, "base");
+    behaviour = async () => ({ items: [item({ widgetID: "a" }), item({ widgetID: "b" })], nextCursor: null });
+    await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    await recorder.flush();
+    const sent = fakeUsage.recorded.filter((entry) => entry.keyId === keyID);
+    expect(sent).toEqual([expect.objectContaining({ keyId: keyID, requests: 2, entities: 4 })]);
+  });
+});

@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import { Writable } from "node:stream";
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import {
+  createGrpcClient,
+  NotFoundError,
+  startGrpcServer,
+  unaryHandler,
+  type Logger,
+  type RunningGrpcServer,
+} from "@odds/platform";
+import { events, usage } from "@odds/proto";
+import pino from "pino";
+
+/** An error exactly as a grpc-js client reports a failed call. */
+export function grpcError(code: status, details = ""): ServiceError {
+  return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });
+}
+
+export const hashOf = (apiKey: string) => createHash("sha256").update(apiKey).digest("hex");
+
+export function plan(tier: string, limits: usage.WindowLimit[] = []): usage.Plan {
+  return usage.Plan.create({
+    tier,
+    allSports: true,
+    allLeagues: tier !== "lite",
+    leagueIds: tier === "lite" ? ["AFL", "NRL", "EPL"] : [],
+    allBookmakers: tier !== "lite",
+    bookmakerIds: tier === "lite" ? ["sportsbet", "tab", "ladbrokes_au", "neds"] : [],
+    fairOdds: tier !== "lite",
+    limits,
+  });
+}
+
+/** An in-process usage service holding keys in memory, reached over real gRPC. */
+export class FakeUsageService {
+  readonly keys = new Map<string, usage.ResolveKeyResponse>();
+  readonly recorded: usage.RecordUsageRequest[] = [];
+  resolveCalls = 0;
+
+  add(
+    apiKey: string,
+    tier: string,
+    options: { isActive?: boolean; limits?: usage.WindowLimit[]; email?: string } = {},
+  ) {
+    const keyHash = hashOf(apiKey);
+    this.keys.set(keyHash, {
+      key: usage.KeyRecord.create({
+        keyId: keyHash.slice(0, 16),
+        tier,
+        isActive: options.isActive ?? true,
+        email: options.email ?? "",
+      }),
+      plan: plan(tier, options.limits),
+    });
+    return keyHash.slice(0, 16);
+  }
+
+  implementation(logger: Logger): usage.UsageServiceServer {
+    return {
+      resolveKey: unaryHandler(logger, async (req: usage.ResolveKeyRequest) => {
+        this.resolveCalls += 1;
+        const found = this.keys.get(req.keyHash);
+        if (!found) throw new NotFoundError("unknown API key");
+        return found;
+      }),
+      recordUsage: unaryHandler(logger, async (req: usage.RecordUsageRequest) => {
+        this.recorded.push(req);
+        return {};
+      }),
+      createKey: unaryHandler(logger, async () => ({ apiKey: "", key: undefined })),
+      setKeyActive: unaryHandler(logger, async () => usage.KeyRecord.create()),
+      listKeys: unaryHandler(logger, async () => ({ keys: [] })),
+    };
+  }
+}
+
+/** An in-process events service answering only GetFeedStatus. */
+export class FakeFeed {
+  lastCycleAtMs = 0;
+  implementation(logger: Logger): Partial<events.EventsServiceServer> {
+    return {
+      getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: this.lastCycleAtMs, eventCount: 3 })),
+    };
+  }
+}
+
+export async function startDownstreams(logger: Logger, fakeUsage: FakeUsageService, feed: FakeFeed) {
+  const server: RunningGrpcServer = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: [
+      {
+        name: "odds.usage.v1.UsageService",
+        definition: usage.UsageServiceService,
+        implementation: fakeUsage.implementation(logger),
+      },
+      {
+        name: "odds.events.v1.EventsService",
+        definition: events.EventsServiceService,
+        implementation: feed.implementation(logger) as events.EventsServiceServer,
+      },
+    ],
+  });
+  const address = `127.0.0.1:${server.port}`;
+  return {
+    server,
+    usageClient: createGrpcClient(usage.UsageServiceClient, address, {
+      serviceName: "odds.usage.v1.UsageService",
+      defaultDeadlineMs: 2_000,
+    }),
+    eventsClient: createGrpcClient(events.EventsServiceClient, address, {
+      serviceName: "odds.events.v1.EventsService",
+      defaultDeadlineMs: 2_000,
+    }),
+  };
+}
+
+/** A pino logger whose lines are kept in memory, to prove what is and is not logged. */
+export function capturingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: pino({ level: "info" }, stream), lines };
+}

@@ -1,0 +1,152 @@
+// Fixed instants are in the future: counters expire at their window end, so a past instant would vanish at once.
+import { randomBytes } from "node:crypto";
+import { freePort, testRedisUrl } from "@odds/local";
+import { createLogger } from "@odds/platform";
+import { createClient } from "redis";
+import {
+  RateLimiter,
+  RateLimiterUnavailableError,
+  type RedisClient,
+  type WindowQuota,
+} from "../src/ratelimit/rate-limiter";
+
+const logger = createLogger("edge-test", "silent");
+let redis: RedisClient;
+let limiter: RateLimiter;
+
+const quota = (window: WindowQuota["window"], maxRequests: number | null, maxEntities: number | null = null) => ({
+  window,
+  maxRequests,
+  maxEntities,
+});
+const unlimited = (): WindowQuota[] => [
+  quota("per-second", null),
+  quota("per-minute", null),
+  quota("per-hour", null),
+  quota("per-day", null),
+  quota("per-month", null),
+];
+const freshKey = () => randomBytes(8).toString("hex");
+
+beforeAll(async () => {
+  redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
+  await redis.connect();
+  limiter = new RateLimiter(redis, { failMode: "open", logger });
+});
+
+afterAll(async () => {
+  await redis.quit();
+});
+
+describe("RateLimiter against Redis", () => {
+  it("admits up to max-requests in a window, then refuses with the seconds until that window resets", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 10, 15, 30, 400);
+    const quotas = [quota("per-minute", 3), quota("per-day", 100)];
+    const decisions = [];
+    for (let i = 0; i < 4; i += 1) decisions.push(await limiter.admit(keyID, quotas, now));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(decisions[2]?.headline).toEqual({ window: "per-minute", limit: 3, remaining: 0, resetSeconds: 30 });
+    expect(decisions[3]?.headline).toEqual({ window: "per-minute", limit: 3, remaining: 0, resetSeconds: 30 });
+  });
+
+  it("starts counting afresh when the next fixed window begins", async () => {
+    const keyID = freshKey();
+    const quotas = [quota("per-second", 1)];
+    const second = Date.UTC(2030, 10, 21, 10, 0, 5);
+    expect((await limiter.admit(keyID, quotas, second + 10)).allowed).toBe(true);
+    expect((await limiter.admit(keyID, quotas, second + 990)).allowed).toBe(false);
+    expect((await limiter.admit(keyID, quotas, second + 1_000)).allowed).toBe(true);
+  });
+
+  it("reports the tightest window in the headline: fewest requests remaining", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 10, 0, 0, 0);
+    const quotas = [quota("per-second", 10), quota("per-hour", 2), quota("per-month", 1000)];
+    const decision = await limiter.admit(keyID, quotas, now);
+    expect(decision.headline).toEqual({ window: "per-hour", limit: 2, remaining: 1, resetSeconds: 3600 });
+  });
+
+  it("refuses once a window's entities reached max-entities, without counting the refused request", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 11, 0, 0);
+    const quotas = [quota("per-minute", 100, 50)];
+    expect((await limiter.admit(keyID, quotas, now)).allowed).toBe(true);
+    await limiter.addEntities(keyID, quotas, 49, now);
+    expect((await limiter.admit(keyID, quotas, now)).allowed).toBe(true);
+    await limiter.addEntities(keyID, quotas, 5, now);
+    const refused = await limiter.admit(keyID, quotas, now + 1_000);
+    expect(refused).toMatchObject({
+      allowed: false,
+      headline: { window: "per-minute", limit: 50, remaining: 0, resetSeconds: 59 },
+    });
+    const counts = await limiter.current(keyID, quotas, now);
+    expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 2, entities: 54 });
+  });
+
+  it("counts every window of one request atomically, and none when any window refuses", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 12, 0, 0);
+    const quotas = [quota("per-second", 1), quota("per-day", 10)];
+    await limiter.admit(keyID, quotas, now);
+    await limiter.admit(keyID, quotas, now);
+    const counts = await limiter.current(keyID, quotas, now);
+    expect(counts.get("per-second")?.requests).toBe(1);
+    expect(counts.get("per-day")?.requests).toBe(1);
+  });
+
+  it("lets exactly 50 of 200 concurrent requests through a limit of 50", async () => {
+    const keyID = freshKey();
+    const quotas = [quota("per-minute", 50)];
+    const now = Date.UTC(2030, 10, 21, 13, 0, 0);
+    const decisions = await Promise.all(Array.from({ length: 200 }, () => limiter.admit(keyID, quotas, now)));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(50);
+  });
+
+  it("does not touch Redis for a plan without limits", async () => {
+    const keyID = freshKey();
+    const decision = await limiter.admit(keyID, unlimited());
+    expect(decision).toEqual({ allowed: true, enforced: true });
+    expect(await redis.keys(`rl:{${keyID}}:*`)).toEqual([]);
+  });
+
+  it("expires a window's counters when the window ends", async () => {
+    const keyID = freshKey();
+    const now = Date.now();
+    await limiter.admit(keyID, [quota("per-minute", 5)], now);
+    const [key] = await redis.keys(`rl:{${keyID}}:*`);
+    const ttlMs = await redis.pTTL(key ?? "");
+    expect(ttlMs).toBeGreaterThan(0);
+    expect(ttlMs).toBeLessThanOrEqual(61_000);
+  });
+});
+
+describe("RateLimiter without Redis", () => {
+  async function unreachableClient(): Promise<RedisClient> {
+    const port = await freePort();
+    const client = createClient({
+      url: `redis://127.0.0.1:${port}`,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: false },
+    });
+    client.on("error", () => undefined);
+    await client.connect().catch(() => undefined);
+    return client;
+  }
+
+  it("fails open by default: admits the request and reports itself unreachable", async () => {
+    const client = await unreachableClient();
+    const open = new RateLimiter(client, { failMode: "open", logger });
+    const decision = await open.admit(freshKey(), [quota("per-second", 1)]);
+    expect(decision).toEqual({ allowed: true, enforced: false });
+    expect(open.isReachable()).toBe(false);
+  });
+
+  it("fails closed when configured: raises RateLimiterUnavailableError", async () => {
+    const client = await unreachableClient();
+    const closed = new RateLimiter(client, { failMode: "closed", logger });
+    await expect(closed.admit(freshKey(), [quota("per-second", 1)])).rejects.toBeInstanceOf(
+      RateLimiterUnavailableError,
+    );
+  });
+});
