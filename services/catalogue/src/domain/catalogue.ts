@@ -68,7 +68,7 @@ export interface CatalogueCycle {
   events: IncomingEvent[];
 }
 
-/** What a cycle changes: only these records need writing. Events carry their `seenAt` separately. */
+/** What a cycle changes: only these records need writing. */
 export interface CatalogueChanges {
   sports: SportRecord[];
   leagues: LeagueRecord[];
@@ -79,15 +79,8 @@ export interface CatalogueChanges {
   events: EventState[];
 }
 
-export interface CatalogueSnapshot {
-  sports: SportRecord[];
-  leagues: LeagueRecord[];
-  teams: TeamRecord[];
-  players: PlayerRecord[];
-  stats: StatRecord[];
-  markets: MarketDefinition[];
-  events: EventState[];
-}
+/** Everything the store holds has the same shape as a set of changes. */
+export type CatalogueSnapshot = CatalogueChanges;
 
 export function countChanges(changes: CatalogueChanges): number {
   return Object.values(changes).reduce((total: number, records: unknown[]) => total + records.length, 0);

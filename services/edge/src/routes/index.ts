@@ -1,5 +1,6 @@
 import type { DownstreamClients } from "../gateways/clients";
 import type { RouteDefinition } from "../http/route";
+import { catalogueRoutes } from "./catalogue.routes";
 import { eventsRoutes } from "./events.route";
 
 /**
@@ -7,5 +8,5 @@ import { eventsRoutes } from "./events.route";
  * `xxxRoutes(clients)` returning its RouteDefinitions; add its spread here.
  */
 export function dataRoutes(clients: DownstreamClients): RouteDefinition[] {
-  return [...eventsRoutes(clients)];
+  return [...eventsRoutes(clients), ...catalogueRoutes(clients)];
 }
