@@ -7,5 +7,6 @@ if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json
   npm ci --no-audit --no-fund
 fi
 bash deploy/local/ensure-redis.sh
+bash deploy/local/ensure-chromium.sh
 bash deploy/local/build-ferretdb.sh
 npm run build --silent
