@@ -1,0 +1,248 @@
+import { callUnary, createGrpcClient } from "@odds/platform";
+import { catalogue } from "@odds/proto";
+import { e2eStack, getV2 } from "../support/e2e";
+
+// Seeded straight into the running catalogue service with IDs the simulated feed never uses,
+// so these assertions hold whatever ingest writes beside them. CRICKET is outside the lite plan.
+const LEAGUE = "E2E_BBL";
+const EVENT_ONE = "E2E_BBL_2026-11-02_sixers_vs_scorchers";
+const EVENT_TWO = "E2E_BBL_2026-11-03_heat_vs_stars";
+const AFL_EVENT = "AFL_2026-11-02_e2e_home_vs_e2e_away";
+const RUNS_OVER = "e2e_runs-all-game-ou-over";
+const RUNS_UNDER = "e2e_runs-all-game-ou-under";
+
+function seed(activeTwo: boolean): catalogue.ApplyCatalogueRequest {
+  const team = (teamId: string, longName: string, statEntityId: string) => ({
+    teamId,
+    sportId: "CRICKET",
+    leagueId: LEAGUE,
+    longName,
+    mediumName: longName.split(" ").pop()!,
+    shortName: longName.slice(0, 3).toUpperCase(),
+    primaryColor: "#ff00aa",
+    statEntityId,
+  });
+  return catalogue.ApplyCatalogueRequest.fromPartial({
+    cycleId: `e2e-${activeTwo}`,
+    sports: [{ sportId: "CRICKET", name: "Cricket", shortName: "CRK" }],
+    leagues: [{ leagueId: LEAGUE, sportId: "CRICKET", name: "E2E Big Bash", shortName: "BBL" }],
+    teams: [
+      team("SIXERS_E2E_BBL", "Sydney Sixers", "home"),
+      team("SCORCHERS_E2E_BBL", "Perth Scorchers", "away"),
+      team("HEAT_E2E_BBL", "Brisbane Heat", "home"),
+      team("STARS_E2E_BBL", "Melbourne Stars", "away"),
+    ],
+    players: [
+      {
+        playerId: "STEVE_SMITH_1_E2E_BBL",
+        teamId: "SIXERS_E2E_BBL",
+        sportId: "CRICKET",
+        leagueId: LEAGUE,
+        name: "Steve Smith",
+        firstName: "Steve",
+        lastName: "Smith",
+        position: "Batter",
+        jerseyNumber: 49,
+        eventIds: [EVENT_ONE],
+      },
+    ],
+    stats: [
+      {
+        statId: "e2e_runs",
+        levelAll: true,
+        levelPlayer: true,
+        displayShort: "R",
+        displayLong: "Runs",
+        sportIds: ["CRICKET", "AUSSIE_RULES"],
+      },
+    ],
+    events: [
+      {
+        eventId: EVENT_ONE,
+        sportId: "CRICKET",
+        leagueId: LEAGUE,
+        active: true,
+        markets: [
+          { oddId: RUNS_OVER, bookmakerIds: ["sportsbet", "pinnacle"] },
+          { oddId: RUNS_UNDER, bookmakerIds: ["sportsbet"] },
+        ],
+      },
+      {
+        eventId: EVENT_TWO,
+        sportId: "CRICKET",
+        leagueId: LEAGUE,
+        active: activeTwo,
+        markets: [{ oddId: RUNS_OVER, bookmakerIds: ["tab"] }],
+      },
+      {
+        eventId: AFL_EVENT,
+        sportId: "AUSSIE_RULES",
+        leagueId: "AFL",
+        active: true,
+        markets: [{ oddId: RUNS_OVER, bookmakerIds: ["sportsbet", "pinnacle"] }],
+      },
+    ],
+  });
+}
+
+describe("catalogue routes through the running stack", () => {
+  let client: catalogue.CatalogueServiceClient;
+  const apply = (request: catalogue.ApplyCatalogueRequest) => callUnary(client, client.applyCatalogue, request);
+
+  beforeAll(async () => {
+    client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${e2eStack().ports.catalogue}`, {
+      serviceName: "odds.catalogue.v1.CatalogueService",
+      defaultDeadlineMs: 10_000,
+    });
+    await apply(seed(true));
+  });
+
+  afterAll(() => client.close());
+
+  test("/sports/ lists a sport outside the plan as disabled rather than hiding it, and ignores parameters", async () => {
+    const lite = await getV2("/sports/?limit=-1&isProp=maybe", { tier: "lite" });
+    expect(lite.status).toBe(200);
+    expect(lite.body.success).toBe(true);
+    expect(lite.body.nextCursor).toBeNull();
+    const cricket = lite.body.data.find((sport: any) => sport.sportID === "CRICKET");
+    expect(cricket).toMatchObject({ name: "Cricket", shortName: "CRK", enabled: false });
+    expect(cricket.activeEvents).toBeGreaterThanOrEqual(2);
+    const base = await getV2("/sports/", { tier: "base" });
+    expect(base.body.data.find((sport: any) => sport.sportID === "CRICKET").enabled).toBe(true);
+  });
+
+  test("/leagues/ filters by sportID and leagueID and reports enabled by plan with activeEvents", async () => {
+    const lite = await getV2(`/leagues/?sportID=CRICKET&leagueID=${LEAGUE}`, { tier: "lite" });
+    expect(lite.status).toBe(200);
+    expect(lite.body.data).toEqual([
+      { leagueID: LEAGUE, sportID: "CRICKET", name: "E2E Big Bash", shortName: "BBL", enabled: false, activeEvents: 2 },
+    ]);
+    const base = await getV2(`/leagues/?leagueID=${LEAGUE}`, { tier: "base" });
+    expect(base.body.data[0].enabled).toBe(true);
+  });
+
+  test("/teams/ pages to the end through the edge and hides leagues outside the plan", async () => {
+    const unpaged = await getV2(`/teams/?leagueID=${LEAGUE}`, { tier: "base" });
+    expect(unpaged.body.data.map((t: any) => t.teamID)).toEqual([
+      "HEAT_E2E_BBL",
+      "SCORCHERS_E2E_BBL",
+      "SIXERS_E2E_BBL",
+      "STARS_E2E_BBL",
+    ]);
+    expect(unpaged.body.data[2]).toEqual({
+      teamID: "SIXERS_E2E_BBL",
+      sportID: "CRICKET",
+      leagueID: LEAGUE,
+      names: { long: "Sydney Sixers", medium: "Sixers", short: "SYD" },
+      colors: { primary: "#ff00aa" },
+      statEntityID: "home",
+    });
+    const paged: any[] = [];
+    let path = `/teams/?leagueID=${LEAGUE}&limit=3`;
+    for (;;) {
+      const page = await getV2(path, { tier: "base" });
+      expect(page.status).toBe(200);
+      paged.push(...page.body.data);
+      if (page.body.nextCursor === null) break;
+      path = `/teams/?leagueID=${LEAGUE}&limit=3&cursor=${encodeURIComponent(page.body.nextCursor)}`;
+    }
+    expect(paged).toEqual(unpaged.body.data);
+    const lite = await getV2(`/teams/?leagueID=${LEAGUE}`, { tier: "lite" });
+    expect(lite.body.data).toEqual([]);
+  });
+
+  test("/players/ filters by eventID and carries position and jerseyNumber", async () => {
+    const res = await getV2(`/players/?eventID=${EVENT_ONE}`, { tier: "base" });
+    expect(res.body.data).toEqual([
+      {
+        playerID: "STEVE_SMITH_1_E2E_BBL",
+        teamID: "SIXERS_E2E_BBL",
+        sportID: "CRICKET",
+        leagueID: LEAGUE,
+        name: "Steve Smith",
+        firstName: "Steve",
+        lastName: "Smith",
+        position: "Batter",
+        jerseyNumber: 49,
+      },
+    ]);
+  });
+
+  test("/stats/ filters by statID, sportID and statLevel", async () => {
+    const player = await getV2("/stats/?statID=e2e_runs&sportID=CRICKET&statLevel=player", { tier: "base" });
+    expect(player.body.data).toEqual([
+      {
+        statID: "e2e_runs",
+        supportedLevels: { all: true, team: false, player: true },
+        displays: { short: "R", long: "Runs" },
+        isScoreStat: false,
+        supportedSports: { AUSSIE_RULES: true, CRICKET: true },
+      },
+    ]);
+    const team = await getV2("/stats/?statID=e2e_runs&sportID=CRICKET&statLevel=team", { tier: "base" });
+    expect(team.body.data).toEqual([]);
+  });
+
+  test("/markets/ removes leagues and bookmakers outside the plan from support and bookmakers", async () => {
+    const base = await getV2(`/markets/?oddID=${RUNS_OVER}`, { tier: "base" });
+    expect(base.body.data).toEqual([
+      expect.objectContaining({
+        oddID: RUNS_OVER,
+        marketGroupID: "e2e_runs-all-game-ou",
+        isProp: true,
+        propType: "game_prop",
+        isSupported: true,
+        activeEvents: 3,
+        support: { AFL: { pinnacle: true, sportsbet: true }, [LEAGUE]: { pinnacle: true, sportsbet: true, tab: true } },
+        bookmakers: ["pinnacle", "sportsbet", "tab"],
+      }),
+    ]);
+    const lite = await getV2(`/markets/?oddID=${RUNS_OVER}`, { tier: "lite" });
+    expect(lite.body.data).toEqual([
+      expect.objectContaining({ activeEvents: 1, support: { AFL: { sportsbet: true } }, bookmakers: ["sportsbet"] }),
+    ]);
+    const props = await getV2(`/markets/?statID=e2e_runs&isProp=true&isMainMarket=false`, { tier: "base" });
+    expect(props.body.data.map((m: any) => m.oddID)).toEqual([RUNS_OVER, RUNS_UNDER]);
+    const mains = await getV2(`/markets/?statID=e2e_runs&isMainMarket=true`, { tier: "base" });
+    expect(mains.body.data).toEqual([]);
+  });
+
+  test("an event that ends leaves activeEvents and support at once", async () => {
+    await apply(seed(false));
+    const league = await getV2(`/leagues/?leagueID=${LEAGUE}`, { tier: "base" });
+    expect(league.body.data[0].activeEvents).toBe(1);
+    const market = await getV2(`/markets/?oddID=${RUNS_OVER}&leagueID=${LEAGUE}`, { tier: "base" });
+    expect(market.body.data[0]).toMatchObject({
+      activeEvents: 1,
+      support: { [LEAGUE]: { pinnacle: true, sportsbet: true } },
+      bookmakers: ["pinnacle", "sportsbet"],
+    });
+    await apply(seed(true));
+  });
+
+  test.each([
+    ["/teams/?limit=0", "limit"],
+    ["/teams/?limit=251", "limit"],
+    ["/players/?limit=abc", "limit"],
+    ["/markets/?limit=10001", "limit"],
+    ["/markets/?isMainMarket=yes", "isMainMarket"],
+    ["/markets/?isSupported=1", "isSupported"],
+    ["/markets/?propType=season_prop", "propType"],
+    ["/stats/?statLevel=league", "statLevel"],
+    ["/markets/?cursor=not-a-cursor", "cursor"],
+  ])("%s answers 400 Invalid params naming %s", async (path, parameter) => {
+    const res = await getV2(path, { tier: "base" });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: "Invalid params" });
+    expect(res.body.message).toContain(parameter);
+  });
+
+  test("a cursor replayed with other filters is 400 naming cursor", async () => {
+    const first = await getV2(`/teams/?leagueID=${LEAGUE}&limit=1`, { tier: "base" });
+    const replay = await getV2(`/teams/?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`, {
+      tier: "base",
+    });
+    expect(replay.status).toBe(400);
+    expect(replay.body.message).toContain("cursor");
+  });
+});
