@@ -31,10 +31,9 @@ export interface EdgeAppOptions {
   routes: RouteDefinition[];
 }
 
-/** The contract's path and its twin without (or with) the trailing slash. */
-function bothSlashForms(path: string): string[] {
-  const bare = path.replace(/\/+$/, "");
-  return [bare, `${bare}/`];
+/** Registered without its trailing slash, a route answers both forms (the router is not strict). */
+function anySlash(path: string): string {
+  return path.replace(/\/+$/, "");
 }
 
 /** Records the statuses a route lists, so the error boundary answers nothing else. */
@@ -94,12 +93,12 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   const openApi = buildOpenApiDocument([...edgeRoutes(), ...options.routes], options.health.version);
   const openApiBody = JSON.stringify(openApi);
 
-  router.get(bothSlashForms("/health"), async (ctx) => writeObject(ctx, await healthReport(options.health)));
-  router.get(bothSlashForms("/openapi.json"), (ctx) => {
+  router.get(anySlash("/health"), async (ctx) => writeObject(ctx, await healthReport(options.health)));
+  router.get(anySlash("/openapi.json"), (ctx) => {
     ctx.type = "application/json";
     ctx.body = openApiBody;
   });
-  router.get(bothSlashForms("/docs"), (ctx) => {
+  router.get(anySlash("/docs"), (ctx) => {
     ctx.type = "text/html";
     ctx.body = docsPage("/v2/openapi.json", "/v2/docs/scalar.js");
   });
@@ -108,15 +107,15 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
     ctx.set("Cache-Control", "public, max-age=3600");
     ctx.body = scalarBundle();
   });
-  router.get(bothSlashForms("/stream/events"), ...keyed([501]), () => {
+  router.get(anySlash("/stream/events"), ...keyed([501]), () => {
     throw notImplemented();
   });
-  router.get(bothSlashForms("/account/usage"), ...keyed([404]), async (ctx) => {
+  router.get(anySlash("/account/usage"), ...keyed([404]), async (ctx) => {
     const { grant } = ctx.state as KeyedState;
     writePage(ctx, await loadAccountUsage(grant, options.usage, options.limiter));
   });
   for (const route of options.routes) {
-    router.get(bothSlashForms(route.path), ...keyed(route.errors), async (ctx) => {
+    router.get(anySlash(route.path), ...keyed(route.errors), async (ctx) => {
       const params = parseQuery(route.query, ctx.query);
       writePage(ctx, await route.load(params, (ctx.state as KeyedState).grant.caller));
     });
