@@ -4,6 +4,7 @@
 // in-process usage gRPC service and real Redis, then prints the finished spans as JSON.
 const { join } = require("node:path");
 const { createHash } = require("node:crypto");
+const { setTimeout: sleep } = require("node:timers/promises");
 const { InMemorySpanExporter } = require("@opentelemetry/sdk-trace-base");
 
 const repo = join(__dirname, "..", "..", "..");
@@ -109,7 +110,7 @@ async function main() {
     i < 100 && !exporter.getFinishedSpans().some((s) => s.kind === 1 && s.attributes["http.request.method"]);
     i += 1
   ) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
   const spans = exporter.getFinishedSpans().map((span) => ({
     traceId: span.spanContext().traceId,
