@@ -28,8 +28,15 @@ module.exports = {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/test/**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/deploy/"],
       globalSetup: "<rootDir>/test/support/stack-setup.ts",
       globalTeardown: "<rootDir>/test/support/stack-teardown.ts",
+    },
+    {
+      // Offline checks of the chart, the Envoy config and skaffold; no stores, no stack.
+      ...common,
+      displayName: "deploy",
+      testMatch: ["<rootDir>/test/deploy/**/*.test.ts"],
     },
   ],
 };

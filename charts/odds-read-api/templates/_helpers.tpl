@@ -67,7 +67,7 @@ an explicit false, 0 or "" in a service block does override the default.
 
 {{- define "odds.image" -}}
 {{- $image := .image -}}
-{{- $ref := printf "%s/%s" $image.registry $image.repository -}}
+{{- $ref := ternary (printf "%s/%s" $image.registry $image.repository) $image.repository (ne ($image.registry | toString) "") -}}
 {{- if $image.digest -}}
 {{- printf "%s@%s" $ref $image.digest -}}
 {{- else -}}

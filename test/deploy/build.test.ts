@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { CHART_DIR, REPO_ROOT, SERVICES } from "./chart-render";
+
+const read = (...path: string[]) => readFileSync(join(REPO_ROOT, ...path), "utf8");
+
+describe("skaffold.yaml", () => {
+  const skaffold = parse(read("skaffold.yaml"));
+
+  test("builds one image per service from the one Dockerfile, selected by the SERVICE build arg", () => {
+    const artifacts = skaffold.build.artifacts;
+    expect(artifacts.map((a: any) => a.docker.buildArgs.SERVICE).sort()).toEqual([...SERVICES].sort());
+    for (const artifact of artifacts) {
+      expect(artifact.image).toBe(`odds-${artifact.docker.buildArgs.SERVICE}`);
+      expect(artifact.context).toBe(".");
+      expect(artifact.docker.dockerfile).toBe("deploy/docker/Dockerfile");
+      expect(existsSync(join(REPO_ROOT, "services", artifact.docker.buildArgs.SERVICE, "package.json"))).toBe(true);
+    }
+  });
+
+  test.each(["dev", "staging", "prod"])(
+    "profile %s deploys the chart with values-%s.yaml and every built image",
+    (env) => {
+      const profile = skaffold.profiles.find((p: any) => p.name === env);
+      const [release] = profile.deploy.helm.releases;
+      expect(release.chartPath).toBe("charts/odds-read-api");
+      expect(release.valuesFiles).toEqual([`charts/odds-read-api/values-${env}.yaml`]);
+      expect(existsSync(join(REPO_ROOT, release.valuesFiles[0]))).toBe(true);
+      for (const service of SERVICES) {
+        expect(release.setValueTemplates[`${service}.image.repository`]).toBe(`{{.IMAGE_REPO_odds_${service}}}`);
+        expect(release.setValueTemplates[`${service}.image.tag`]).toBe(`{{.IMAGE_TAG_odds_${service}}}`);
+        // The value paths skaffold sets exist in the chart.
+        expect(parse(readFileSync(join(CHART_DIR, "values.yaml"), "utf8"))[service].image.repository).toBeDefined();
+      }
+      if (env !== "dev") expect(profile.build.local.push).toBe(true);
+    },
+  );
+});
+
+describe("deploy/docker/Dockerfile", () => {
+  const dockerfile = read("deploy", "docker", "Dockerfile");
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1)!;
+
+  test("is multi-stage: the build stage runs npm ci and the whole build, the runtime stage installs production dependencies only", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages[0]).toMatch(/RUN .*npm ci\b/);
+    expect(stages[0]).toMatch(/RUN npm run build/);
+    expect(runtime).toMatch(/npm ci --omit=dev --workspace "services\/\$SERVICE"/);
+    expect(runtime).not.toMatch(/npm run|npm install/);
+  });
+
+  test("the runtime stage runs as a non-root numeric user and starts the service with the tracing preload", () => {
+    const user = runtime.match(/^USER (\d+)(?::(\d+))?$/m);
+    expect(Number(user?.[1])).toBeGreaterThan(0);
+    expect(runtime).toContain("node --require @odds/platform/tracing/register");
+    expect(runtime).toContain("services/$SERVICE/dist/main.js");
+  });
+
+  test("copies every workspace manifest npm ci needs to check the lock file", () => {
+    const workspaces: string[] = JSON.parse(read("package.json")).workspaces;
+    for (const workspace of workspaces) {
+      expect(stages[0]).toContain(`COPY ${workspace}/package.json ${workspace}/`);
+      expect(runtime).toContain(`/app/${workspace}/package.json ${workspace}/`);
+    }
+  });
+
+  test(".dockerignore keeps dependencies, build output, git and local data out of the context", () => {
+    const ignored = read(".dockerignore").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["**/node_modules", "**/dist", ".git", ".local", ".tools"]));
+  });
+});
+
+describe("deploy/otel/collector.yaml", () => {
+  const collector = parse(read("deploy", "otel", "collector.yaml"));
+
+  test("every pipeline uses only components the config defines", () => {
+    for (const [name, pipeline] of Object.entries<any>(collector.service.pipelines)) {
+      for (const kind of ["receivers", "processors", "exporters"]) {
+        for (const component of pipeline[kind] ?? []) {
+          expect({ pipeline: name, component, defined: component in collector[kind] }).toEqual({
+            pipeline: name,
+            component,
+            defined: true,
+          });
+        }
+      }
+    }
+  });
+
+  test("scrubs apiKey from span URLs before traces leave the collector, behind the memory limiter", () => {
+    const traces = collector.service.pipelines.traces;
+    expect(traces.receivers).toContain("otlp");
+    expect(traces.processors[0]).toBe("memory_limiter");
+    expect(traces.processors).toContain("transform/redact-api-keys");
+    expect(traces.processors.indexOf("transform/redact-api-keys")).toBeLessThan(traces.processors.indexOf("batch"));
+    const statements: string[] = collector.processors["transform/redact-api-keys"].trace_statements[0].statements;
+    for (const attribute of ["url.full", "url.query", "http.url", "http.target"]) {
+      expect(statements.some((s) => s.includes(`attributes["${attribute}"]`) && s.includes("apiKey=REDACTED"))).toBe(
+        true,
+      );
+    }
+    expect(collector.receivers.otlp.protocols.grpc.endpoint).toMatch(/:4317$/);
+  });
+});

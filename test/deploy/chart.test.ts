@@ -1,0 +1,417 @@
+import { readFileSync } from "node:fs";
+import * as coreV1 from "kubernetes-models/v1";
+import * as appsV1 from "kubernetes-models/apps/v1";
+import * as autoscalingV2 from "kubernetes-models/autoscaling/v2";
+import * as batchV1 from "kubernetes-models/batch/v1";
+import * as networkingV1 from "kubernetes-models/networking.k8s.io/v1";
+import * as policyV1 from "kubernetes-models/policy/v1";
+import { join } from "node:path";
+import { parse } from "yaml";
+import {
+  CHART_DIR,
+  REPO_ROOT,
+  SERVICES,
+  VALUES_FILES,
+  find,
+  helmTemplate,
+  nameOf,
+  podSpecs,
+  run,
+  stageChart,
+  tool,
+  type K8sObject,
+  type ValuesFile,
+} from "./chart-render";
+
+// Kubernetes JSON schemas (1.27) compiled into per-kind models.
+type Model = new (data: unknown) => { validate(): void };
+const models: Record<string, Record<string, unknown>> = {
+  v1: coreV1,
+  "apps/v1": appsV1,
+  "batch/v1": batchV1,
+  "policy/v1": policyV1,
+  "autoscaling/v2": autoscalingV2,
+  "networking.k8s.io/v1": networkingV1,
+};
+
+const INTERNAL = ["events", "history", "catalogue", "usage", "ingest"] as const;
+const STORE_VARS = [
+  "EVENTS_MONGODB_URI",
+  "HISTORY_LIVE_MONGODB_URI",
+  "HISTORY_ARCHIVE_MONGODB_URI",
+  "CATALOGUE_MONGODB_URI",
+  "USAGE_MONGODB_URI",
+  "REDIS_URL",
+];
+
+let staged: ReturnType<typeof stageChart>;
+const rendered = {} as Record<ValuesFile, K8sObject[]>;
+
+beforeAll(() => {
+  staged = stageChart();
+  for (const file of VALUES_FILES) rendered[file] = helmTemplate(staged.dir, file);
+});
+afterAll(() => staged?.cleanup());
+
+const container = (objects: K8sObject[], component: string) =>
+  find(objects, "Deployment", nameOf(component)).spec.template.spec.containers[0];
+const envOf = (c: any): Record<string, any> => Object.fromEntries(c.env.map((e: any) => [e.name, e]));
+const selects = (policy: K8sObject, component: string) =>
+  policy.spec.podSelector.matchLabels["app.kubernetes.io/component"] === component;
+
+describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
+  const objects = () => rendered[file];
+
+  test("passes helm lint --strict", () => {
+    const result = run(tool("helm"), [
+      "lint",
+      "--strict",
+      "--kube-version",
+      "1.30.0",
+      staged.dir,
+      "-f",
+      join(staged.dir, file),
+    ]);
+    expect(result.output).toContain("0 chart(s) failed");
+    expect(result.status).toBe(0);
+  });
+
+  test("every object validates against its Kubernetes JSON schema", () => {
+    expect(objects().length).toBeGreaterThan(30);
+    for (const obj of objects()) {
+      const group = models[obj.apiVersion];
+      if (!group) throw new Error(`no schema for ${obj.apiVersion} (${obj.kind} ${obj.metadata.name})`);
+      const KindModel = group[obj.kind] as Model | undefined;
+      if (!KindModel) throw new Error(`no schema for ${obj.apiVersion} ${obj.kind}`);
+      expect(() => new KindModel(obj).validate()).not.toThrow();
+    }
+  });
+
+  test("every service has a Deployment, Service, ServiceAccount and NetworkPolicy", () => {
+    for (const component of [...SERVICES, "envoy"]) {
+      for (const kind of ["Deployment", "Service", "ServiceAccount", "NetworkPolicy"]) {
+        expect(() => find(objects(), kind, nameOf(component))).not.toThrow();
+      }
+    }
+  });
+
+  test("pods run as non-root with a read-only root filesystem, no privilege escalation, no capabilities and RuntimeDefault seccomp", () => {
+    const pods = podSpecs(objects());
+    expect(pods).toHaveLength(8); // six services, Envoy, the archiver
+    for (const { owner, spec } of pods) {
+      expect({ owner, runAsNonRoot: spec.securityContext.runAsNonRoot }).toEqual({ owner, runAsNonRoot: true });
+      expect(spec.securityContext.seccompProfile.type).toBe("RuntimeDefault");
+      expect(spec.automountServiceAccountToken).toBe(false);
+      for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+        const sc = c.securityContext;
+        expect({ owner, sc }).toEqual({
+          owner,
+          sc: expect.objectContaining({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            privileged: false,
+            capabilities: { drop: ["ALL"] },
+            seccompProfile: { type: "RuntimeDefault" },
+          }),
+        });
+        expect(sc.runAsUser).toBeGreaterThan(0);
+        expect(c.resources.requests).toEqual(
+          expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
+        );
+        expect(c.resources.limits.memory).toBeDefined();
+        // The writable scratch space a read-only root filesystem still needs.
+        expect(c.volumeMounts).toEqual(expect.arrayContaining([expect.objectContaining({ mountPath: "/tmp" })]));
+      }
+    }
+  });
+
+  test("service accounts never automount an API token", () => {
+    const accounts = objects().filter((o) => o.kind === "ServiceAccount");
+    expect(accounts.length).toBeGreaterThanOrEqual(8);
+    for (const sa of accounts) expect(sa.automountServiceAccountToken).toBe(false);
+  });
+
+  test("internal services use native gRPC health probes on their gRPC port; the edge probes GET /v2/health", () => {
+    for (const component of INTERNAL) {
+      const c = container(objects(), component);
+      const grpcPort = c.ports.find((p: any) => p.name === "grpc").containerPort;
+      expect(Number(envOf(c).GRPC_PORT.value)).toBe(grpcPort);
+      for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+        expect(c[probe].grpc).toEqual({ port: grpcPort });
+      }
+    }
+    const edge = container(objects(), "edge");
+    for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+      expect(edge[probe].httpGet).toEqual({ path: "/v2/health", port: "http" });
+    }
+    const envoy = container(objects(), "envoy");
+    expect(envoy.readinessProbe.httpGet).toEqual({ path: "/ready", port: "ops" });
+  });
+
+  test("services run the built entry point with the tracing preload, the archiver runs archiver.js from the history image", () => {
+    for (const component of SERVICES) {
+      expect(container(objects(), component).command).toEqual([
+        "node",
+        "--require",
+        "@odds/platform/tracing/register",
+        `services/${component}/dist/main.js`,
+      ]);
+    }
+    const cron = find(objects(), "CronJob", nameOf("archiver"));
+    const archiver = cron.spec.jobTemplate.spec.template.spec.containers[0];
+    expect(archiver.command.at(-1)).toBe("services/history/dist/archiver.js");
+    expect(archiver.image).toBe(container(objects(), "history").image);
+    expect(cron.spec.concurrencyPolicy).toBe("Forbid");
+    expect(Object.keys(envOf(archiver))).toEqual(
+      expect.arrayContaining(["HISTORY_LIVE_MONGODB_URI", "HISTORY_ARCHIVE_MONGODB_URI"]),
+    );
+    // The Deployment leaves archiving to the CronJob.
+    expect(envOf(container(objects(), "history")).ARCHIVE_INTERVAL_MS.value).toBe("0");
+  });
+
+  test("each service gets the variables it reads, with downstream addresses that match the rendered Services", () => {
+    const serviceAddr = (component: string) => {
+      const svc = find(objects(), "Service", nameOf(component));
+      return `${svc.metadata.name}:${svc.spec.ports.find((p: any) => p.name === "grpc").port}`;
+    };
+    const edge = envOf(container(objects(), "edge"));
+    for (const dep of ["events", "history", "catalogue", "usage"]) {
+      expect(edge[`${dep.toUpperCase()}_SERVICE_ADDR`].value).toBe(serviceAddr(dep));
+    }
+    expect(Object.keys(edge)).toEqual(
+      expect.arrayContaining([
+        "HTTP_PORT",
+        "REDIS_URL",
+        "RATE_LIMIT_FAIL_MODE",
+        "V2_RETIRED",
+        "METRICS_PORT",
+        "LOG_LEVEL",
+      ]),
+    );
+    const ingest = envOf(container(objects(), "ingest"));
+    for (const dep of ["events", "history", "catalogue"]) {
+      expect(ingest[`${dep.toUpperCase()}_SERVICE_ADDR`].value).toBe(serviceAddr(dep));
+    }
+    expect(ingest.USAGE_SERVICE_ADDR).toBeUndefined();
+    expect(envOf(container(objects(), "events")).EVENTS_MONGODB_URI).toBeDefined();
+    expect(envOf(container(objects(), "catalogue")).CATALOGUE_MONGODB_URI).toBeDefined();
+    expect(envOf(container(objects(), "usage")).PLANS_FILE.value).toBe("/etc/odds/plans/plans.yaml");
+    for (const component of SERVICES) {
+      const env = envOf(container(objects(), component));
+      expect(env.METRICS_PORT.value).toBe("9464");
+      expect(env.OTEL_SERVICE_NAME.value).toBe(component);
+    }
+  });
+
+  test("store URIs reach containers only through secretKeyRef, never as literal values", () => {
+    for (const { owner, spec } of podSpecs(objects())) {
+      for (const c of spec.containers) {
+        for (const e of c.env ?? []) {
+          if (!STORE_VARS.includes(e.name)) continue;
+          expect({ owner, name: e.name, value: e.value }).toEqual({ owner, name: e.name, value: undefined });
+          expect(e.valueFrom.secretKeyRef.name).toBeTruthy();
+        }
+      }
+    }
+  });
+
+  test("no ConfigMap holds a store URI, credential or any value of a Secret", () => {
+    const secretValues = objects()
+      .filter((o) => o.kind === "Secret")
+      .flatMap((s) => Object.values<string>(s.stringData ?? {}));
+    for (const cm of objects().filter((o) => o.kind === "ConfigMap")) {
+      const text = Object.values<string>(cm.data ?? {}).join("\n");
+      expect(text).not.toMatch(/mongodb(\+srv)?:\/\/|rediss?:\/\/|password|secret_key|BEGIN [A-Z ]*PRIVATE KEY/i);
+      for (const value of secretValues) expect(text).not.toContain(value);
+    }
+  });
+
+  test("PodDisruptionBudget for every service; HorizontalPodAutoscaler for every read-path service unless disabled", () => {
+    const values = parse(readFileSync(join(CHART_DIR, file), "utf8")) ?? {};
+    const pdbsOn = values.defaults?.pdb?.create !== false;
+    const hpasOn = values.defaults?.autoscaling?.enabled !== false;
+    for (const component of [...SERVICES, "envoy"]) {
+      const pdb = objects().find((o) => o.kind === "PodDisruptionBudget" && o.metadata.name === nameOf(component));
+      if (pdbsOn) expect(pdb?.spec.selector.matchLabels["app.kubernetes.io/component"]).toBe(component);
+    }
+    for (const component of ["edge", "events", "history", "catalogue", "usage", "envoy"]) {
+      const hpa = objects().find((o) => o.kind === "HorizontalPodAutoscaler" && o.metadata.name === nameOf(component));
+      const deployment = find(objects(), "Deployment", nameOf(component));
+      if (hpasOn) {
+        expect(hpa?.spec.scaleTargetRef).toEqual({
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          name: nameOf(component),
+        });
+        expect(hpa?.spec.minReplicas).toBeGreaterThanOrEqual(2);
+        expect(deployment.spec.replicas).toBeUndefined(); // the HPA owns the replica count
+      } else {
+        expect(deployment.spec.replicas).toBeGreaterThanOrEqual(1);
+      }
+    }
+    // The single writer: one replica, never autoscaled.
+    expect(
+      objects().find((o) => o.kind === "HorizontalPodAutoscaler" && o.metadata.name === nameOf("ingest")),
+    ).toBeUndefined();
+    expect(find(objects(), "Deployment", nameOf("ingest")).spec.replicas).toBe(1);
+  });
+
+  test("NetworkPolicies: only Envoy reaches the edge, only the edge and ingest reach internal services", () => {
+    const policies = objects().filter((o) => o.kind === "NetworkPolicy");
+    const policy = (component: string) => policies.find((p) => selects(p, component))!;
+    const callersOn = (component: string, port: number) =>
+      policy(component)
+        .spec.ingress.filter((rule: any) => rule.ports.some((p: any) => p.port === port))
+        .flatMap((rule: any) =>
+          rule.from.map((peer: any) => peer.podSelector?.matchLabels["app.kubernetes.io/component"]),
+        )
+        .sort();
+    const grpcPort = (component: string) =>
+      container(objects(), component).ports.find((p: any) => p.name === "grpc").containerPort;
+
+    expect(callersOn("edge", 8080)).toEqual(["envoy"]);
+    for (const component of ["events", "history", "catalogue"]) {
+      expect(callersOn(component, grpcPort(component))).toEqual(["edge", "ingest"]);
+    }
+    expect(callersOn("usage", grpcPort("usage"))).toEqual(["edge"]);
+    expect(callersOn("ingest", grpcPort("ingest"))).toEqual([]);
+    expect(policy("archiver").spec.ingress).toEqual([]);
+    for (const p of policies) expect(p.spec.policyTypes).toContain("Ingress");
+  });
+
+  test("no NetworkPolicy rule is open to every source except Envoy's public listener", () => {
+    for (const p of objects().filter((o) => o.kind === "NetworkPolicy")) {
+      for (const rule of p.spec.ingress) {
+        if (selects(p, "envoy") && rule.ports.some((port: any) => port.port === 8443)) continue;
+        expect({ policy: p.metadata.name, from: rule.from ?? [] }).toEqual({
+          policy: p.metadata.name,
+          from: expect.arrayContaining([expect.anything()]),
+        });
+      }
+    }
+  });
+
+  test("Envoy is the only LoadBalancer or externally reachable Service", () => {
+    for (const svc of objects().filter((o) => o.kind === "Service")) {
+      if (svc.metadata.name === nameOf("envoy")) continue;
+      expect({ name: svc.metadata.name, type: svc.spec.type ?? "ClusterIP" }).toEqual({
+        name: svc.metadata.name,
+        type: "ClusterIP",
+      });
+    }
+  });
+});
+
+describe("environment specifics", () => {
+  test("staging and prod read store URIs from an existing Secret; the chart renders no Secret for them", () => {
+    for (const file of ["values-staging.yaml", "values-prod.yaml"] as const) {
+      expect(rendered[file].filter((o) => o.kind === "Secret")).toEqual([]);
+      const ref = envOf(container(rendered[file], "events")).EVENTS_MONGODB_URI.valueFrom.secretKeyRef;
+      expect(ref).toEqual({ name: "odds-read-api-stores", key: "events-mongodb-uri" });
+    }
+  });
+
+  test("dev creates the stores Secret pointing at the in-cluster MongoDB and Redis dependencies", () => {
+    const secret = find(rendered["values-dev.yaml"], "Secret", "odds-read-api-stores");
+    expect(secret.stringData["events-mongodb-uri"]).toBe("mongodb://odds-read-api-mongodb:27017/events");
+    expect(secret.stringData["redis-url"]).toBe("redis://odds-read-api-redis-master:6379");
+    expect(Object.keys(secret.stringData)).toHaveLength(6);
+  });
+
+  test("staging and prod export traces to the OTLP collector; prod fails closed on rate limits", () => {
+    for (const file of ["values-staging.yaml", "values-prod.yaml"] as const) {
+      for (const component of SERVICES) {
+        expect(envOf(container(rendered[file], component)).OTEL_EXPORTER_OTLP_ENDPOINT.value).toMatch(
+          /^http:\/\/.+:4317$/,
+        );
+      }
+    }
+    expect(envOf(container(rendered["values-prod.yaml"], "edge")).RATE_LIMIT_FAIL_MODE.value).toBe("closed");
+  });
+
+  test("the chart's default plans are the plans the usage service ships", () => {
+    const cm = find(rendered["values.yaml"], "ConfigMap", `${nameOf("usage")}-plans`);
+    const shipped = parse(readFileSync(join(REPO_ROOT, "services", "usage", "plans.yaml"), "utf8"));
+    expect(parse(cm.data["plans.yaml"])).toEqual(shipped);
+  });
+
+  test("a service block overrides a default even with false (deep merge, not sprig merge)", () => {
+    const objects = helmTemplate(staged.dir, "values-prod.yaml", ["--set", "events.autoscaling.enabled=false"]);
+    expect(
+      objects.find((o) => o.kind === "HorizontalPodAutoscaler" && o.metadata.name === nameOf("events")),
+    ).toBeUndefined();
+    expect(
+      objects.find((o) => o.kind === "HorizontalPodAutoscaler" && o.metadata.name === nameOf("edge")),
+    ).toBeDefined();
+    expect(find(objects, "Deployment", nameOf("events")).spec.replicas).toBe(2);
+  });
+
+  test("source ranks become a ConfigMap mounted as SOURCES_FILE when given", () => {
+    const objects = helmTemplate(staged.dir, "values-prod.yaml", [
+      "--set-json",
+      'ingest.sources={"sources":[{"id":"sim","rank":10}]}',
+    ]);
+    expect(parse(find(objects, "ConfigMap", `${nameOf("ingest")}-sources`).data["sources.yaml"])).toEqual({
+      sources: [{ id: "sim", rank: 10 }],
+    });
+    expect(envOf(container(objects, "ingest")).SOURCES_FILE.value).toBe("/etc/odds/sources/sources.yaml");
+  });
+
+  test("rendering fails, naming the value, when a store URI is missing and no existingSecret is set", () => {
+    const result = run(tool("helm"), [
+      "template",
+      "x",
+      staged.dir,
+      "--kube-version",
+      "1.30.0",
+      "--set",
+      "stores.uris.usage=null",
+    ]);
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("stores.uris.usage is required");
+  });
+});
+
+describe("values documentation", () => {
+  type Tree = Record<string, unknown>;
+  const leafPaths = (tree: Tree, prefix = ""): string[] =>
+    Object.entries(tree).flatMap(([key, value]) =>
+      value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0
+        ? [`${prefix}${key}`, ...leafPaths(value as Tree, `${prefix}${key}.`)]
+        : [`${prefix}${key}`],
+    );
+  const documented = (file: string) =>
+    [...readFileSync(join(CHART_DIR, file), "utf8").matchAll(/^\s*## @param (\S+)/gm)].map((m) => m[1]);
+  // Free-form blocks documented as a whole ([object]/[array]) and the bitnami dependencies' own values.
+  const coveredBy = (path: string, params: string[]) =>
+    params.includes(path) || params.some((p) => path.startsWith(`${p}.`)) || /^(mongodb|redis)\./.test(path);
+
+  test("every value in values.yaml is documented with ## @param", () => {
+    const values = parse(readFileSync(join(CHART_DIR, "values.yaml"), "utf8")) as Tree;
+    const params = documented("values.yaml");
+    const isLeaf = (path: string) => !leafPaths(values).some((other) => other.startsWith(`${path}.`));
+    const undocumented = leafPaths(values).filter((path) => isLeaf(path) && !coveredBy(path, params));
+    expect(undocumented).toEqual([]);
+  });
+
+  test.each(["values-dev.yaml", "values-staging.yaml", "values-prod.yaml"])(
+    "%s sets only values that values.yaml defines (no silently ignored typos)",
+    (file) => {
+      const defaults = parse(readFileSync(join(CHART_DIR, "values.yaml"), "utf8")) as Tree;
+      const known = new Set(leafPaths(defaults));
+      const params = documented("values.yaml");
+      const freeForm = params.filter((p) => !known.has(p) || typeof lookup(defaults, p) === "object");
+      const env = parse(readFileSync(join(CHART_DIR, file), "utf8")) as Tree;
+      const unknown = leafPaths(env).filter(
+        (path) =>
+          !known.has(path) && !freeForm.some((p) => path.startsWith(`${p}.`)) && !/^(mongodb|redis)\./.test(path),
+      );
+      expect(unknown).toEqual([]);
+    },
+  );
+
+  function lookup(tree: Tree, path: string): unknown {
+    return path.split(".").reduce<unknown>((node, key) => (node as Tree | undefined)?.[key], tree);
+  }
+});
