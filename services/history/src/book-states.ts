@@ -1,5 +1,6 @@
 import { ensureIndexes } from "@odds/platform";
-import { MongoBulkWriteError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
+import { isOnlyDuplicateIds } from "./tick-tier";
 import type { HeldQuote } from "./ticks";
 
 /** The quotes one bookmaker holds open on one event through one source, as of its last snapshot. */
@@ -20,8 +21,6 @@ interface BookStateDocument {
   observedAt: Date;
   quotes: HeldQuote[];
 }
-
-const DUPLICATE_KEY = 11000;
 
 export function bookKeyOf(eventID: string, bookmakerID: string, sourceID: string): string {
   return `${eventID}|${bookmakerID}|${sourceID}`;
@@ -93,9 +92,8 @@ export class BookStateStore {
         { ordered: false },
       );
     } catch (err) {
-      if (!(err instanceof MongoBulkWriteError)) throw err;
+      if (!isOnlyDuplicateIds(err)) throw err;
       const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      if (writeErrors.length === 0 || writeErrors.some((writeError) => writeError.code !== DUPLICATE_KEY)) throw err;
       for (const writeError of writeErrors) stale.add(states[writeError.index]!.eventID);
     }
     this.adopt(states);

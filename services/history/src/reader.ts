@@ -137,7 +137,7 @@ export class TickReader {
       (next) => this.liveCall(next),
     );
     let archiveStream =
-      archiveSources === undefined
+      !archiveMayHold || archiveSources === undefined
         ? undefined
         : new TierStream("archive", this.archive.openWindow(ranked, this.readCap, batchSize), this.readCap, (next) =>
             this.withTimeout(next(), this.options.archiveReadTimeoutMs),
@@ -148,6 +148,8 @@ export class TickReader {
     const items: TickDocument[] = [];
     let consumed: TickPosition | undefined;
     let stoppedAt: TickPosition | undefined;
+    // Both tiers' first reads go out together; the loop then waits on the same reads.
+    void archiveStream?.peek().catch(() => undefined);
     try {
       for (;;) {
         const liveHead = await liveStream.peek();
@@ -249,6 +251,7 @@ export class TickReader {
 class TierStream {
   private head: TickDocument | undefined;
   private loaded = false;
+  private pending: Promise<TickDocument | undefined> | undefined;
   private reads = 0;
   private exhausted = false;
   private readSeconds = 0;
@@ -266,7 +269,15 @@ class TierStream {
     return this.exhausted && this.reads >= this.cap;
   }
 
-  async peek(): Promise<TickDocument | undefined> {
+  /** The next tick without consuming it; concurrent calls share one read. */
+  peek(): Promise<TickDocument | undefined> {
+    this.pending ??= this.load().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async load(): Promise<TickDocument | undefined> {
     if (!this.loaded && !this.exhausted) {
       const started = process.hrtime.bigint();
       let next: TickDocument | null;

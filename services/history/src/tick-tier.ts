@@ -1,5 +1,5 @@
 import { ensureIndexes } from "@odds/platform";
-import type { AnyBulkWriteOperation, Collection, Db, FindCursor } from "mongodb";
+import { MongoBulkWriteError, type Collection, type Db, type FindCursor } from "mongodb";
 import type { TickDocument } from "./ticks";
 
 export type TierName = "live" | "archive";
@@ -58,13 +58,18 @@ export class TickTier {
     });
   }
 
-  /** Upserts by tick id; a tick already present is left as it is, so replays and re-copies add nothing. */
+  /**
+   * Writes ticks by id; a tick already present is left as it is, so replays and re-copies
+   * add nothing. Same effect as upserting each id, but one batched insert with the
+   * duplicate-id refusals ignored: FerretDB applies upserts one by one (30x slower).
+   */
   async upsertTicks(ticks: TickDocument[]): Promise<void> {
     if (ticks.length === 0) return;
-    const operations: AnyBulkWriteOperation<TickDocument>[] = ticks.map((tick) => ({
-      updateOne: { filter: { _id: tick._id }, update: { $setOnInsert: tick }, upsert: true },
-    }));
-    await this.ticks.bulkWrite(operations, { ordered: false });
+    try {
+      await this.ticks.insertMany(ticks, { ordered: false });
+    } catch (err) {
+      if (!isOnlyDuplicateIds(err)) throw err;
+    }
   }
 
   /** Notes the UTC days written, so the archiver finds old days by equality instead of scanning by date. */
@@ -133,4 +138,13 @@ export class TickTier {
     }
     return filter;
   }
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** True when a batched write failed only because some ids already existed. */
+export function isOnlyDuplicateIds(err: unknown): err is MongoBulkWriteError {
+  if (!(err instanceof MongoBulkWriteError)) return false;
+  const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  return writeErrors.length > 0 && writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY);
 }

@@ -1,0 +1,192 @@
+import { status } from "@grpc/grpc-js";
+import { testMongoUri } from "@odds/local";
+import type { history } from "@odds/proto";
+import { ARCHIVE_DOWN_NOTICE } from "../src/reader";
+import {
+  daysAgo,
+  ML_AWAY,
+  ML_HOME,
+  newEvent,
+  quote,
+  readAllPages,
+  snapshot,
+  startHistory,
+  startOwnFerretDb,
+  type HistoryUnderTest,
+} from "./harness";
+
+/** An event whose ticks straddle the 28-day live retention: 40 to 20 days ago, every 6 hours, two bookmakers. */
+async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history.EventRef> {
+  const event = newEvent(daysAgo(20));
+  const snapshots: history.BookSnapshot[] = [];
+  for (let hour = 0; hour <= 20 * 24; hour += 6) {
+    const at = daysAgo(40) + hour * 3_600_000;
+    const price = 1.5 + ((hour / 6) % 7) / 10;
+    for (const bookmakerId of ["sportsbet", "tab"]) {
+      snapshots.push(snapshot(event, at, [quote(ML_HOME, price), quote(ML_AWAY, 4 - price)], { bookmakerId }));
+    }
+  }
+  await service.record({ events: [event], snapshots });
+  return event;
+}
+
+describe("history tiers: archiver and merged reads against two real FerretDB servers", () => {
+  let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
+  let service: HistoryUnderTest;
+  const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: daysAgo(45), toMs: daysAgo(15) });
+
+  beforeAll(async () => {
+    archiveServer = await startOwnFerretDb("history-archive-tiers");
+    service = await startHistory({ archiveUri: `${archiveServer.url}/history_archive`, archiveReadTimeoutMs: 1_000 });
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await archiveServer.stop();
+  });
+
+  it("moves ticks older than the live retention to the archive and reads still return each tick once", async () => {
+    const event = await recordStraddlingEvent(service);
+    const before = await service.list({ ...window(event), limit: 5000 });
+    const total = await service.stores.live.countTicks({ eventID: event.eventId });
+    expect(before.items).toHaveLength(total);
+
+    await service.archiver.runOnce();
+    const archived = await service.stores.archive.countTicks({ eventID: event.eventId });
+    const live = await service.stores.live.countTicks({ eventID: event.eventId });
+    expect(archived).toBeGreaterThan(0);
+    expect(live).toBeGreaterThan(0);
+    expect(archived + live).toBe(total);
+
+    const after = await service.list({ ...window(event), limit: 5000 });
+    expect(after.notice).toBe("");
+    expect(after.items).toEqual(before.items);
+  });
+
+  it("an archiver crash after the copy and before the delete loses nothing and doubles nothing", async () => {
+    const event = await recordStraddlingEvent(service);
+    const expected = (await service.list({ ...window(event), limit: 5000 })).items;
+    const total = await service.stores.live.countTicks({ eventID: event.eventId });
+    const oldDay = new Date(daysAgo(39)).toISOString().slice(0, 10);
+
+    // The crash: one batch copied to the archive, never deleted from live.
+    const copied = await service.archiver.copyBatch(oldDay);
+    expect(copied.length).toBeGreaterThan(0);
+    const inBoth = await service.stores.archive.countTicks({ day: oldDay });
+    expect(inBoth).toBeGreaterThan(0);
+    expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
+
+    // The restarted job re-copies (no-op upserts) and deletes.
+    await service.archiver.runOnce();
+    await service.archiver.runOnce();
+    const archived = await service.stores.archive.countTicks({ eventID: event.eventId });
+    const live = await service.stores.live.countTicks({ eventID: event.eventId });
+    expect(archived + live).toBe(total);
+    expect(await service.stores.live.countTicks({ day: oldDay })).toBe(0);
+    expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
+  });
+
+  it("a window spanning both tiers, read in pages, concatenates to exactly the unpaged series", async () => {
+    const event = await recordStraddlingEvent(service);
+    await service.archiver.runOnce();
+    expect(await service.stores.archive.countTicks({ eventID: event.eventId })).toBeGreaterThan(0);
+
+    const unpaged = await service.list({ ...window(event), limit: 5000 });
+    expect(unpaged.nextCursor).toBe("");
+    for (const limit of [13, 50]) {
+      const paged = await readAllPages(service, { ...window(event), limit });
+      expect(paged.items).toEqual(unpaged.items);
+    }
+    // With an oddID filter too (pages skip the other market's ticks).
+    const homeOnly = await service.list({ ...window(event), oddIds: [ML_HOME], limit: 5000 });
+    expect((await readAllPages(service, { ...window(event), oddIds: [ML_HOME], limit: 9 })).items).toEqual(
+      homeOnly.items,
+    );
+  });
+
+  it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
+    const event = await recordStraddlingEvent(service);
+    await service.archiver.runOnce();
+    const complete = await service.list({ ...window(event), limit: 5000 });
+    const liveCount = await service.stores.live.countTicks({ eventID: event.eventId });
+
+    await archiveServer.stop();
+    try {
+      const degraded = await service.list({ ...window(event), limit: 5000 });
+      expect(degraded.notice).toBe(ARCHIVE_DOWN_NOTICE);
+      expect(degraded.items).toHaveLength(liveCount);
+      expect(degraded.items).toEqual(complete.items.slice(complete.items.length - liveCount));
+      // A window inside the live retention does not need the archive and carries no notice.
+      const recent = await service.list({ eventId: event.eventId, fromMs: daysAgo(25), toMs: daysAgo(15) });
+      expect(recent.notice).toBe("");
+      expect(recent.items.length).toBeGreaterThan(0);
+    } finally {
+      archiveServer = { ...archiveServer, ...(await archiveServer.restart()) };
+    }
+    const recovered = await service.list({ ...window(event), limit: 5000 });
+    expect(recovered.notice).toBe("");
+    expect(recovered.items).toEqual(complete.items);
+  });
+});
+
+describe("history tiers: live tier down", () => {
+  it("answers UNAVAILABLE when the live tier does not answer", async () => {
+    const liveServer = await startOwnFerretDb("history-live-down");
+    const archiveServer = await startOwnFerretDb("history-archive-live-down");
+    const service = await startHistory({
+      liveUri: `${liveServer.url}/history`,
+      archiveUri: `${archiveServer.url}/history_archive`,
+      liveReadTimeoutMs: 1_000,
+    });
+    try {
+      const event = newEvent(daysAgo(2));
+      await service.record({ events: [event], snapshots: [snapshot(event, daysAgo(3), [quote(ML_HOME, 1.9)])] });
+      expect((await service.list({ eventId: event.eventId })).items).toHaveLength(1);
+
+      await liveServer.stop();
+      const err = await service.list({ eventId: event.eventId }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number },
+      );
+      expect(err?.code).toBe(status.UNAVAILABLE);
+    } finally {
+      await service.stop();
+      await archiveServer.stop();
+    }
+  });
+});
+
+describe("history tiers: the per-tier read cap", () => {
+  it("stops at the cap with a cursor that continues, and the pages still add up to the whole series", async () => {
+    const archiveServer = await startOwnFerretDb("history-archive-cap");
+    const service = await startHistory({
+      liveUri: testMongoUri("history_cap"),
+      archiveUri: `${archiveServer.url}/history_archive`,
+      readCapPerTier: 25,
+    });
+    try {
+      const event = newEvent(daysAgo(2));
+      const snapshots: history.BookSnapshot[] = [];
+      // 60 ticks of the home market, then one of the away market.
+      for (let minute = 0; minute < 60; minute += 1) {
+        snapshots.push(snapshot(event, daysAgo(3, minute), [quote(ML_HOME, minute % 2 === 0 ? 1.9 : 1.8)]));
+      }
+      snapshots.push(snapshot(event, daysAgo(3, 60), [quote(ML_HOME, 1.8), quote(ML_AWAY, 2.2)]));
+      await service.record({ events: [event], snapshots });
+
+      const first = await service.list({ eventId: event.eventId, oddIds: [ML_AWAY] });
+      expect(first.items).toEqual([]);
+      expect(first.nextCursor).not.toBe("");
+      const all = await readAllPages(service, { eventId: event.eventId, oddIds: [ML_AWAY] });
+      expect(all.items.map((tick) => tick.kind)).toEqual(["open"]);
+      expect(all.pages).toBe(3);
+
+      const everything = await readAllPages(service, { eventId: event.eventId, limit: 5000 });
+      expect(everything.items).toHaveLength(61);
+      expect(everything.pages).toBe(3);
+    } finally {
+      await service.stop();
+      await archiveServer.stop();
+    }
+  });
+});
