@@ -2,11 +2,12 @@ import type { DownstreamClients } from "../gateways/clients";
 import type { RouteDefinition } from "../http/route";
 import { catalogueRoutes } from "./catalogue.routes";
 import { eventsRoutes } from "./events.route";
+import { historyRoutes } from "./history.route";
 
 /**
  * Every keyed data route of the public API. Each resource module exports a factory
  * `xxxRoutes(clients)` returning its RouteDefinitions; add its spread here.
  */
 export function dataRoutes(clients: DownstreamClients): RouteDefinition[] {
-  return [...eventsRoutes(clients), ...catalogueRoutes(clients)];
+  return [...eventsRoutes(clients), ...catalogueRoutes(clients), ...historyRoutes(clients)];
 }

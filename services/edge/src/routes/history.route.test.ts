@@ -1,0 +1,73 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { DownstreamClients } from "../gateways/clients";
+import { ApiError } from "../http/errors";
+import { parseQuery } from "../http/query";
+import { buildOpenApiDocument } from "../openapi/document";
+import { historyQuery, historyRoutes, toListTicksRequest } from "./history.route";
+
+function rejection(run: () => unknown): ApiError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error("expected the query to be rejected");
+}
+
+describe("GET /v2/odds/history/ parameters", () => {
+  test("a missing eventID is 400 Invalid params naming eventID", () => {
+    const err = rejection(() => parseQuery(historyQuery, {}));
+    expect(err.status).toBe(400);
+    expect(err.error).toBe("Invalid params");
+    expect(err.detail).toMatch(/^eventID: /);
+  });
+
+  test("limit defaults to 1000 and allows up to 5000", () => {
+    expect(parseQuery(historyQuery, { eventID: "E" }).limit).toBe(1000);
+    expect(parseQuery(historyQuery, { eventID: "E", limit: "5000" }).limit).toBe(5000);
+    expect(rejection(() => parseQuery(historyQuery, { eventID: "E", limit: "5001" })).detail).toMatch(/^limit: /);
+  });
+
+  test("from and to must be ISO 8601 date-times and travel as Unix milliseconds", () => {
+    expect(rejection(() => parseQuery(historyQuery, { eventID: "E", from: "yesterday" })).detail).toMatch(/^from: /);
+    const params = parseQuery(historyQuery, { eventID: "E", from: "2026-10-01", to: "2026-10-02T12:00:00Z" });
+    expect(toListTicksRequest(params)).toMatchObject({
+      fromMs: Date.UTC(2026, 9, 1),
+      toMs: Date.UTC(2026, 9, 2, 12),
+    });
+  });
+
+  test("oddID and its alias oddIDs merge; bookmakerID is a comma-separated list", () => {
+    const params = parseQuery(historyQuery, {
+      eventID: "E",
+      oddID: "points-home-game-ml-home",
+      oddIDs: "points-away-game-ml-away,points-home-game-ml-home",
+      bookmakerID: "sportsbet, tab",
+    });
+    expect(toListTicksRequest(params)).toMatchObject({
+      eventId: "E",
+      oddIds: ["points-home-game-ml-home", "points-away-game-ml-away"],
+      bookmakerIds: ["sportsbet", "tab"],
+      fromMs: undefined,
+      toMs: undefined,
+      cursor: "",
+    });
+  });
+});
+
+describe("history route", () => {
+  const routes = historyRoutes({ history: {} } as DownstreamClients);
+
+  test("declares /odds/history/ with 400, 404, 500 and 503", () => {
+    expect(routes.map((route) => [route.path, route.errors])).toEqual([["/odds/history/", [400, 404, 500, 503]]]);
+  });
+
+  test("documents into a valid OpenAPI description with the OddsHistoryTick schema", async () => {
+    const document = buildOpenApiDocument(routes, "2.0.0");
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(Object.keys((document.components as { schemas: Record<string, unknown> }).schemas)).toContain(
+      "OddsHistoryTick",
+    );
+  });
+});
