@@ -1,0 +1,162 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { MongoClient, type Db } from "mongodb";
+import { e2eStack, getV2 } from "../support/e2e";
+
+const DAY_MS = 86_400_000;
+const REPO_ROOT = join(__dirname, "..", "..");
+
+interface Tick {
+  eventID: string;
+  oddID: string;
+  bookmakerID: string;
+  changedAt: string;
+  kind: string;
+}
+
+/** Runs the archiver the way the Kubernetes CronJob does: `node dist/archiver.js`, one pass, exit 0. */
+function runArchiverJob(): Promise<number | null> {
+  const { uris } = e2eStack();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, "services", "history", "dist", "archiver.js")], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: "warn",
+        HISTORY_LIVE_MONGODB_URI: uris.historyLive!,
+        HISTORY_ARCHIVE_MONGODB_URI: uris.historyArchive!,
+      },
+      stdio: "inherit",
+    });
+    child.once("error", reject);
+    child.once("exit", resolve);
+  });
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+/** An event whose backfilled ticks sit in both tiers after archiving. */
+async function eventInBothTiers(live: Db, archive: Db): Promise<string | undefined> {
+  const archived = await archive
+    .collection("ticks")
+    .aggregate<{ _id: string; n: number }>([{ $group: { _id: "$eventID", n: { $sum: 1 } } }])
+    .toArray();
+  for (const { _id: eventID } of archived.sort((a, b) => b.n - a.n)) {
+    if (await live.collection("ticks").findOne({ eventID }, { projection: { _id: 1 } })) return eventID;
+  }
+  return undefined;
+}
+
+describe("GET /v2/odds/history/ on the running stack", () => {
+  let liveClient: MongoClient;
+  let archiveClient: MongoClient;
+  let eventID: string;
+  const window = () => {
+    const now = Date.now();
+    return `from=${new Date(now - 45 * DAY_MS).toISOString()}&to=${new Date(now).toISOString()}`;
+  };
+
+  beforeAll(async () => {
+    const { uris } = e2eStack();
+    liveClient = new MongoClient(uris.historyLive!);
+    archiveClient = new MongoClient(uris.historyArchive!);
+    const live = liveClient.db();
+    const archive = archiveClient.db();
+    // The backfill replays 35 days: wait until ticks older than the live retention have been recorded.
+    await waitFor(
+      "backfilled ticks older than 28 days",
+      async () =>
+        ((await live.collection("ticks").findOne({ changedAt: { $lt: new Date(Date.now() - 29 * DAY_MS) } })) ??
+        (await archive.collection("ticks").findOne({})))
+          ? true
+          : undefined,
+      150_000,
+    );
+    expect(await runArchiverJob()).toBe(0);
+    eventID = await waitFor("an event with ticks in both tiers", () => eventInBothTiers(live, archive), 60_000);
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all([liveClient?.close(), archiveClient?.close()]);
+  });
+
+  it("answers a backfilled event's history with ticks from both tiers, oldest first", async () => {
+    const archive = archiveClient.db().collection("ticks");
+    const live = liveClient.db().collection("ticks");
+    const oldest = await archive.find({ eventID }).sort({ changedAt: 1 }).limit(1).next();
+    const newest = await live.find({ eventID }).sort({ changedAt: -1 }).limit(1).next();
+
+    const res = await getV2(`/odds/history/?eventID=${encodeURIComponent(eventID)}&${window()}&limit=5000`, {
+      tier: "internal",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.notice).toBeUndefined();
+    const ticks = res.body.data as Tick[];
+    const times = ticks.map((tick) => tick.changedAt);
+    expect([...times].sort()).toEqual(times);
+    expect(times).toContain(oldest!.changedAt.toISOString());
+    expect(times).toContain(newest!.changedAt.toISOString());
+    expect(ticks.every((tick) => ["open", "move", "limit", "close"].includes(tick.kind))).toBe(true);
+    expect(ticks[0]).toEqual(
+      expect.objectContaining({
+        eventID,
+        bookOdds: expect.stringMatching(/^[+-]\d+$/),
+        decimalOdds: expect.any(Number),
+        previousBookOdds: null,
+        kind: "open",
+      }),
+    );
+  });
+
+  it("pages across both tiers into exactly the unpaged series", async () => {
+    const base = `/odds/history/?eventID=${encodeURIComponent(eventID)}&${window()}`;
+    const unpaged = await getV2(`${base}&limit=5000`, { tier: "internal" });
+    const all = unpaged.body.data as Tick[];
+    const paged: Tick[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    const limit = Math.max(1, Math.ceil(all.length / 4));
+    do {
+      const page = await getV2(`${base}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+        tier: "internal",
+      });
+      expect(page.status).toBe(200);
+      paged.push(...(page.body.data as Tick[]));
+      cursor = page.body.nextCursor as string | null;
+      pages += 1;
+    } while (cursor && pages < 50);
+    expect(pages).toBeGreaterThan(1);
+    expect(paged).toEqual(all);
+  });
+
+  it("answers 400 Invalid params naming eventID when it is missing", async () => {
+    const res = await getV2("/odds/history/", { tier: "internal" });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: "Invalid params" });
+    expect(res.body.message).toMatch(/eventID/);
+  });
+
+  it("answers 404 Not found for an unknown event", async () => {
+    const res = await getV2("/odds/history/?eventID=AFL_2026-10-01_nobody_vs_noone", { tier: "internal" });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, error: "Not found" });
+  });
+
+  it("answers 400 Invalid params for a from/to span over 400 days", async () => {
+    const res = await getV2(
+      `/odds/history/?eventID=${encodeURIComponent(eventID)}&from=2026-01-01T00:00:00Z&to=2027-03-01T00:00:00Z`,
+      { tier: "internal" },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: "Invalid params" });
+    expect(res.body.message).toMatch(/from and to span more than 400 days/);
+  });
+});
