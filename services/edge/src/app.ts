@@ -10,7 +10,7 @@ import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type R
 import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
 import { parseQuery } from "./http/query";
 import type { RouteDefinition } from "./http/route";
-import { docsPage, scalarBundle } from "./openapi/docs";
+import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
 import type { RateLimiter } from "./ratelimit/rate-limiter";
 import { loadAccountUsage } from "./routes/account";
@@ -100,12 +100,17 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   });
   router.get(anySlash("/docs"), (ctx) => {
     ctx.type = "text/html";
-    ctx.body = docsPage("/v2/openapi.json", "/v2/docs/scalar.js");
+    ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    ctx.body = docsPage(["/v2/docs/scalar.js", "/v2/docs/init.js"]);
   });
   router.get("/docs/scalar.js", (ctx) => {
     ctx.type = "application/javascript";
     ctx.set("Cache-Control", "public, max-age=3600");
     ctx.body = scalarBundle();
+  });
+  router.get("/docs/init.js", (ctx) => {
+    ctx.type = "application/javascript";
+    ctx.body = docsInitScript("/v2/openapi.json");
   });
   router.get(anySlash("/stream/events"), ...keyed([501]), () => {
     throw notImplemented();

@@ -1,0 +1,23 @@
+import { callUnary, createGrpcClient } from "@odds/platform";
+import { usage } from "@odds/proto";
+import { e2eStack } from "../support/e2e";
+
+/** Creates keys through the running usage service, exactly as the admin CLI does. */
+export async function createKey(tier: "lite" | "base" | "internal", options: { active?: boolean } = {}) {
+  const client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${e2eStack().ports.usage}`, {
+    serviceName: "odds.usage.v1.UsageService",
+    defaultDeadlineMs: 10_000,
+  });
+  try {
+    const created = await callUnary(client, client.createKey, {
+      tier,
+      email: `e2e-${tier}@example.com`,
+      customerId: "",
+    });
+    const keyID = created.key?.keyId ?? "";
+    if (options.active === false) await callUnary(client, client.setKeyActive, { keyId: keyID, isActive: false });
+    return { apiKey: created.apiKey, keyID };
+  } finally {
+    client.close();
+  }
+}
