@@ -27,6 +27,7 @@ export async function connectMongo(uri: string, options: { appName: string; logg
 /** Index bootstrap: every service declares its indexes once and creates them at start (idempotent). */
 export async function ensureIndexes(db: Db, plan: Record<string, IndexDescription[]>): Promise<void> {
   for (const [collection, indexes] of Object.entries(plan)) {
-    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+    // One index per command: FerretDB v1 panics on a multi-index createIndexes when the indexes already exist.
+    for (const index of indexes) await db.collection(collection).createIndexes([index]);
   }
 }

@@ -1,0 +1,106 @@
+import { type status } from "@grpc/grpc-js";
+import { testMongoUri } from "@odds/local";
+import {
+  callUnary,
+  connectMongo,
+  createGrpcClient,
+  createLogger,
+  type MongoStore,
+  type RunningGrpcServer,
+  startGrpcServer,
+} from "@odds/platform";
+import { common, events } from "@odds/proto";
+import { EventFeed } from "../src/feed";
+import { EventReadModel } from "../src/readModel";
+import { eventsRpc } from "../src/rpc";
+import { EventStore } from "../src/store";
+
+/** An events service in-process on port 0 over a real FerretDB database, with a real gRPC client. */
+export interface EventsHarness {
+  uri: string;
+  mongo: MongoStore;
+  feed: EventFeed;
+  model: EventReadModel;
+  client: events.EventsServiceClient;
+  server: RunningGrpcServer;
+  // Parsed contract JSON: tests navigate it freely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  list(request: Partial<events.ListEventsRequest>): Promise<{ items: any[]; nextCursor: string }>;
+  listIDs(request: Partial<events.ListEventsRequest>): Promise<string[]>;
+  apply(cycleId: string, batch: events.Event[]): Promise<events.ApplyCycleResponse>;
+  stop(): Promise<void>;
+}
+
+export const logger = createLogger("events-test", "silent");
+
+export const INTERNAL: common.Caller = common.Caller.create({
+  keyId: "internal",
+  tier: "internal",
+  allSports: true,
+  allLeagues: true,
+  allBookmakers: true,
+  fairOdds: true,
+});
+
+export async function startEventsService(uri = testMongoUri("events")): Promise<EventsHarness> {
+  const mongo = await connectMongo(uri, { appName: "events-test", logger });
+  const model = new EventReadModel();
+  const feed = new EventFeed(new EventStore(mongo.db), model, logger);
+  await feed.load();
+  const server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    services: [
+      {
+        name: "odds.events.v1.EventsService",
+        definition: events.EventsServiceService,
+        implementation: eventsRpc(logger, model, feed),
+      },
+    ],
+    logger,
+  });
+  const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${server.port}`, {
+    serviceName: "odds.events.v1.EventsService",
+    defaultDeadlineMs: 10_000,
+  });
+  const list = async (request: Partial<events.ListEventsRequest>) => {
+    const page = await callUnary(
+      client,
+      client.listEvents,
+      events.ListEventsRequest.create({ caller: INTERNAL, ...request }),
+    );
+    return {
+      items: page.items.map((item) => JSON.parse(Buffer.from(item).toString("utf8"))),
+      nextCursor: page.nextCursor,
+    };
+  };
+  return {
+    uri,
+    mongo,
+    feed,
+    model,
+    client,
+    server,
+    list,
+    listIDs: async (request) => (await list(request)).items.map((event) => event.eventID as string),
+    apply: (cycleId, batch) =>
+      callUnary(client, client.applyCycle, { cycleId, observedAtMs: Date.now(), events: batch }),
+    async stop() {
+      client.close();
+      await server.shutdown(1_000);
+      await feed.stop();
+      await mongo.close();
+    },
+  };
+}
+
+/** The gRPC status and details of a rejected call. */
+export async function rejection(promise: Promise<unknown>): Promise<{ code: status; details: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    const { code, details } = err as { code: status; details: string };
+    return { code, details };
+  }
+  throw new Error("expected the call to fail");
+}

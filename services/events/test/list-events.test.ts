@@ -1,0 +1,445 @@
+import { status } from "@grpc/grpc-js";
+import { callUnary } from "@odds/platform";
+import { common, type events } from "@odds/proto";
+import { eventProto, HOUR } from "./fixtures";
+import { type EventsHarness, rejection, startEventsService } from "./harness";
+
+/** GET /v2/events/ rules, through the real gRPC server over a real FerretDB database. */
+
+const now = Date.now();
+const MIN = 60_000;
+
+const DATASET = [
+  eventProto({ eventId: "AFL_A", startsAtMs: now + HOUR, lastUpdatedAtMs: now }),
+  eventProto({ eventId: "AFL_B", startsAtMs: now + HOUR, lastUpdatedAtMs: now }),
+  eventProto({
+    eventId: "AFL_LIVE",
+    startsAtMs: now - HOUR,
+    lastUpdatedAtMs: now,
+    homeTeamId: "RICHMOND_TIGERS_AFL",
+    playerId: "JACK_RIEWOLDT_8_AFL",
+    status: { started: true, live: true, currentPeriodId: "2q", periodsStarted: ["1q", "2q"], periodsEnded: ["1q"] },
+  }),
+  eventProto({
+    eventId: "NRL_FINAL",
+    leagueId: "NRL",
+    sportId: "RUGBY_LEAGUE",
+    startsAtMs: now - 3 * HOUR,
+    lastUpdatedAtMs: now,
+    status: { started: true, ended: true, finalized: true, completed: true },
+  }),
+  eventProto({
+    eventId: "EPL_OLD",
+    leagueId: "EPL",
+    sportId: "SOCCER",
+    startsAtMs: now - 30 * HOUR,
+    lastUpdatedAtMs: now,
+    status: { started: true, ended: true, finalized: true, completed: true },
+  }),
+  eventProto({
+    eventId: "EPL_CANCELLED",
+    leagueId: "EPL",
+    sportId: "SOCCER",
+    startsAtMs: now + 5 * HOUR,
+    lastUpdatedAtMs: now,
+    status: { cancelled: true, delayed: true },
+  }),
+  eventProto({
+    eventId: "BBL_PROP",
+    leagueId: "BBL",
+    sportId: "CRICKET",
+    type: "prop",
+    startsAtMs: now + 48 * HOUR,
+    lastUpdatedAtMs: now,
+    noOdds: true,
+  }),
+  eventProto({
+    eventId: "IPL_SUSPENDED",
+    leagueId: "IPL",
+    sportId: "CRICKET",
+    startsAtMs: now + 3 * HOUR,
+    lastUpdatedAtMs: now,
+    suspended: true,
+  }),
+  eventProto({
+    eventId: "A_LEAGUE_STALE",
+    leagueId: "A_LEAGUE",
+    sportId: "SOCCER",
+    startsAtMs: now + 2 * HOUR,
+    lastUpdatedAtMs: now - 50 * MIN,
+  }),
+];
+
+/** Order of the whole dataset in /events order (startsAt, then eventID). */
+const ORDER = [
+  "EPL_OLD",
+  "NRL_FINAL",
+  "AFL_LIVE",
+  "AFL_A",
+  "AFL_B",
+  "A_LEAGUE_STALE",
+  "IPL_SUSPENDED",
+  "EPL_CANCELLED",
+  "BBL_PROP",
+];
+const VISIBLE = ORDER.filter((id) => id !== "EPL_OLD");
+const ALL_IDS = { eventIds: ORDER };
+
+let service: EventsHarness;
+
+beforeAll(async () => {
+  service = await startEventsService();
+  await service.apply("cycle-1", DATASET);
+});
+
+afterAll(() => service.stop());
+
+describe("selection", () => {
+  it("lists events by startsAt then eventID and omits those that kicked off more than 24 hours ago", async () => {
+    expect(await service.listIDs({ limit: 100 })).toEqual(VISIBLE);
+  });
+
+  it("includes events past the cut-off with includeFinished or a date window", async () => {
+    expect(await service.listIDs({ limit: 100, includeFinished: true })).toEqual(ORDER);
+    expect(await service.listIDs({ limit: 100, startsBeforeMs: now - 2 * HOUR })).toEqual(["EPL_OLD", "NRL_FINAL"]);
+  });
+
+  it("keeps events starting strictly after startsAfter and strictly before startsBefore", async () => {
+    expect(await service.listIDs({ limit: 100, startsAfterMs: now + HOUR, startsBeforeMs: now + 5 * HOUR })).toEqual([
+      "A_LEAGUE_STALE",
+      "IPL_SUSPENDED",
+    ]);
+    expect(
+      await service.listIDs({ limit: 100, startsAfterMs: now + HOUR - 1, startsBeforeMs: now + HOUR + 1 }),
+    ).toEqual(["AFL_A", "AFL_B"]);
+  });
+
+  const flagCases: [keyof events.ListEventsRequest, string[]][] = [
+    ["live", ["AFL_LIVE"]],
+    ["started", ["NRL_FINAL", "AFL_LIVE"]],
+    ["ended", ["NRL_FINAL"]],
+    ["finalized", ["NRL_FINAL"]],
+    ["cancelled", ["EPL_CANCELLED"]],
+    ["oddsAvailable", VISIBLE.filter((id) => id !== "BBL_PROP" && id !== "IPL_SUSPENDED")],
+    ["oddsPresent", VISIBLE.filter((id) => id !== "BBL_PROP")],
+  ];
+
+  it.each(flagCases)("filters %s: true only matching, false only non-matching, omitted all", async (flag, matching) => {
+    expect(await service.listIDs({ limit: 100, [flag]: true })).toEqual(matching);
+    expect(await service.listIDs({ limit: 100, [flag]: false })).toEqual(
+      VISIBLE.filter((id) => !matching.includes(id)),
+    );
+    expect(await service.listIDs({ limit: 100 })).toEqual(VISIBLE);
+  });
+
+  it("filters by sportID, leagueID, type, teamID and playerID lists", async () => {
+    expect(await service.listIDs({ limit: 100, sportIds: ["CRICKET", "RUGBY_LEAGUE"] })).toEqual([
+      "NRL_FINAL",
+      "IPL_SUSPENDED",
+      "BBL_PROP",
+    ]);
+    expect(await service.listIDs({ limit: 100, leagueIds: ["EPL"] })).toEqual(["EPL_CANCELLED"]);
+    expect(await service.listIDs({ limit: 100, type: "prop" })).toEqual(["BBL_PROP"]);
+    expect(await service.listIDs({ limit: 100, teamIds: ["RICHMOND_TIGERS_AFL", "NOBODY"] })).toEqual(["AFL_LIVE"]);
+    expect(await service.listIDs({ limit: 100, playerIds: ["JACK_RIEWOLDT_8_AFL"] })).toEqual(["AFL_LIVE"]);
+  });
+
+  it("with eventIDs selects only those events, ignoring every other selector and the cut-off (rule 1)", async () => {
+    const ids = await service.listIDs({
+      eventIds: ["EPL_OLD", "AFL_A", "UNKNOWN"],
+      sportIds: ["CRICKET"],
+      leagueIds: ["BBL"],
+      live: true,
+      started: false,
+      finalized: false,
+      ended: true,
+      cancelled: true,
+      type: "prop",
+      teamIds: ["NOBODY"],
+      oddsPresent: false,
+      startsAfterMs: now + 100 * HOUR,
+      startsBeforeMs: now - 100 * HOUR,
+      includeFinished: false,
+    });
+    expect(ids).toEqual(["EPL_OLD", "AFL_A"]);
+  });
+
+  it("with eventIDs still shapes odds by oddID, bookmakerID, playerID, includeAltLines and includeOpposingOdds (rule 2)", async () => {
+    const [byOdd] = (
+      await service.list({ eventIds: ["AFL_A"], oddIds: ["points-home-game-ml-home"], includeOpposingOdds: true })
+    ).items;
+    expect(Object.keys(byOdd.odds)).toEqual(["points-away-game-ml-away", "points-home-game-ml-home"]);
+
+    const [byBookmaker] = (await service.list({ eventIds: ["AFL_A"], bookmakerIds: ["tab"], includeAltLines: true }))
+      .items;
+    expect(Object.keys(byBookmaker.odds)).toEqual(["points-all-game-ou-over", "points-all-game-ou-under"]);
+    expect(Object.keys(byBookmaker.odds["points-all-game-ou-over"].altLines)).toEqual(["170.5"]);
+
+    const [byPlayer] = (await service.list({ eventIds: ["AFL_LIVE"], playerIds: ["JACK_RIEWOLDT_8_AFL"] })).items;
+    expect(Object.keys(byPlayer.odds)).toEqual([
+      "disposals-JACK_RIEWOLDT_8_AFL-game-ou-over",
+      "disposals-JACK_RIEWOLDT_8_AFL-game-ou-under",
+    ]);
+  });
+});
+
+describe("odds shaping", () => {
+  it("matches every player's prop with PLAYER_ID, across events, through the oddID filter", async () => {
+    const { items } = await service.list({
+      eventIds: ["AFL_A", "AFL_LIVE"],
+      oddIds: ["disposals-PLAYER_ID-game-ou-over"],
+    });
+    expect(items.map((event) => Object.keys(event.odds))).toEqual([
+      ["disposals-JACK_RIEWOLDT_8_AFL-game-ou-over"],
+      ["disposals-JOHN_SMITH_1_AFL-game-ou-over"],
+    ]);
+  });
+
+  it("adds the opposing side only with includeOpposingOdds, and none for pick markets", async () => {
+    const oddIds = ["disposals-PLAYER_ID-game-ou-under", "firstgoal-all-game-pick-home"];
+    const [without] = (await service.list({ eventIds: ["AFL_A"], oddIds })).items;
+    const [withOpposing] = (await service.list({ eventIds: ["AFL_A"], oddIds, includeOpposingOdds: true })).items;
+    expect(Object.keys(without.odds)).toEqual([
+      "disposals-JOHN_SMITH_1_AFL-game-ou-under",
+      "firstgoal-all-game-pick-home",
+    ]);
+    expect(Object.keys(withOpposing.odds)).toEqual([
+      "disposals-JOHN_SMITH_1_AFL-game-ou-over",
+      "disposals-JOHN_SMITH_1_AFL-game-ou-under",
+      "firstgoal-all-game-pick-home",
+    ]);
+    expect(withOpposing.odds["firstgoal-all-game-pick-home"].opposingOddID).toBeNull();
+  });
+
+  it("includes altLines only with includeAltLines=true", async () => {
+    const [plain] = (await service.list({ eventIds: ["AFL_A"] })).items;
+    const [alt] = (await service.list({ eventIds: ["AFL_A"], includeAltLines: true })).items;
+    expect(plain.odds["points-all-game-ou-over"]).not.toHaveProperty("altLines");
+    expect(alt.odds["points-all-game-ou-over"].altLines["170.5"].byBookmaker.tab).toMatchObject({
+      bookmakerID: "tab",
+      odds: "+120",
+      overUnder: "170.5",
+    });
+  });
+
+  it("never renders open or close prices", async () => {
+    const { items } = await service.list({ limit: 100, includeFinished: true, includeAltLines: true });
+    const json = JSON.stringify(items);
+    for (const field of ["openOdds", "closeOdds", "openSpread", "closeSpread", "openOverUnder", "closeOverUnder"])
+      expect(json).not.toContain(field);
+  });
+
+  it("marks info.stale when the source has written nothing for 45 minutes", async () => {
+    const { items } = await service.list({ eventIds: ["A_LEAGUE_STALE", "AFL_A"] });
+    expect(items.map((event) => [event.eventID, event.info.stale])).toEqual([
+      ["AFL_A", false],
+      ["A_LEAGUE_STALE", true],
+    ]);
+  });
+});
+
+describe("plan visibility (rule 4)", () => {
+  const limited = common.Caller.create({
+    keyId: "lite",
+    tier: "lite",
+    allSports: true,
+    leagueIds: ["AFL", "EPL"],
+    bookmakerIds: ["sportsbet", "tab"],
+    fairOdds: false,
+  });
+
+  it("hides leagues and sports outside the plan, even when asked for by eventID", async () => {
+    expect(await service.listIDs({ caller: limited, limit: 100 })).toEqual([
+      "AFL_LIVE",
+      "AFL_A",
+      "AFL_B",
+      "EPL_CANCELLED",
+    ]);
+    expect(await service.listIDs({ caller: limited, eventIds: ["NRL_FINAL", "AFL_A"] })).toEqual(["AFL_A"]);
+    const soccerOnly = common.Caller.create({ allLeagues: true, sportIds: ["SOCCER"], allBookmakers: true });
+    expect(await service.listIDs({ caller: soccerOnly, limit: 100 })).toEqual(["A_LEAGUE_STALE", "EPL_CANCELLED"]);
+  });
+
+  it("shows only the plan's bookmakers and nulls fair prices for plans without fair odds", async () => {
+    const [event] = (await service.list({ caller: limited, eventIds: ["AFL_A"], includeAltLines: true })).items;
+    const bookmakers = new Set<string>();
+    for (const side of Object.values<any>(event.odds)) {
+      Object.keys(side.byBookmaker).forEach((id) => bookmakers.add(id));
+      expect(side.fairOdds).toBeNull();
+      expect(side.fairOverUnder).toBeNull();
+    }
+    expect([...bookmakers].sort()).toEqual(["sportsbet", "tab"]);
+    expect(event.odds).not.toHaveProperty("firstgoal-all-game-pick-home");
+    expect(Object.keys(event.odds["points-all-game-ou-over"].altLines)).toEqual(["170.5"]);
+    expect(event.info.bookmakersPresent).toEqual(["sportsbet", "tab"]);
+
+    const [internal] = (await service.list({ eventIds: ["AFL_A"] })).items;
+    expect(internal.odds["points-home-game-ml-home"].fairOdds).toBe("+100");
+  });
+
+  it("sees nothing without a caller", async () => {
+    expect(await service.listIDs({ caller: undefined, limit: 100 })).toEqual([]);
+  });
+});
+
+describe("paging", () => {
+  it("serves 10 events by default and rejects a limit above 100 naming limit", async () => {
+    const many = Array.from({ length: 14 }, (_, i) =>
+      eventProto({
+        eventId: `EPL_FILL_${String(i).padStart(2, "0")}`,
+        leagueId: "EPL",
+        sportId: "SOCCER",
+        startsAtMs: now + (60 + i) * HOUR,
+        lastUpdatedAtMs: now,
+      }),
+    );
+    const paging = await startEventsService();
+    try {
+      await paging.apply("fill", many);
+      const first = await paging.list({});
+      expect(first.items).toHaveLength(10);
+      expect(first.nextCursor).not.toBe("");
+      const failure = await rejection(paging.list({ limit: 101 }));
+      expect(failure.code).toBe(status.INVALID_ARGUMENT);
+      expect(failure.details).toMatch(/^limit: /);
+    } finally {
+      await paging.stop();
+    }
+  });
+
+  it("pages to the end with nextCursor empty on the last page, concatenating to the unpaged list", async () => {
+    const unpaged = await service.listIDs({ limit: 100, includeFinished: true });
+    const paged: string[] = [];
+    let cursor = "";
+    let pages = 0;
+    do {
+      const page = await service.list({ limit: 2, includeFinished: true, cursor });
+      paged.push(...page.items.map((event) => event.eventID));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== "");
+    expect(paged).toEqual(unpaged);
+    expect(pages).toBe(Math.ceil(unpaged.length / 2));
+  });
+
+  it("rejects a malformed cursor and a cursor replayed with other filters, naming cursor", async () => {
+    const first = await service.list({ limit: 2, includeFinished: true });
+    const replayed = await rejection(
+      service.list({ limit: 2, includeFinished: true, live: true, cursor: first.nextCursor }),
+    );
+    expect(replayed).toMatchObject({ code: status.INVALID_ARGUMENT, details: expect.stringMatching(/^cursor: /) });
+    const malformed = await rejection(service.list({ cursor: "not a cursor!" }));
+    expect(malformed).toMatchObject({ code: status.INVALID_ARGUMENT, details: expect.stringMatching(/^cursor: /) });
+    const tampered = await rejection(service.list({ cursor: Buffer.from('{"v":1}').toString("base64url") }));
+    expect(tampered.code).toBe(status.INVALID_ARGUMENT);
+  });
+
+  it("accepts the same cursor with a different limit", async () => {
+    const first = await service.list({ limit: 2, includeFinished: true });
+    expect(await service.listIDs({ limit: 3, includeFinished: true, cursor: first.nextCursor })).toEqual(
+      ORDER.slice(2, 5),
+    );
+  });
+
+  it("neither skips nor repeats an event that stays in the result when a cycle lands between pages", async () => {
+    const live = await startEventsService();
+    const at = (id: string, hours: number) =>
+      eventProto({ eventId: id, startsAtMs: now + hours * HOUR, lastUpdatedAtMs: now });
+    try {
+      await live.apply("c1", [at("E1", 1), at("E2", 2), at("E3", 3), at("E4", 4), at("E5", 5), at("E6", 6)]);
+      const first = await live.list({ limit: 3 });
+      expect(first.items.map((event) => event.eventID)).toEqual(["E1", "E2", "E3"]);
+      // New events before and after the boundary, and a changed event on the next page.
+      const changed = at("E5", 5);
+      changed.status!.live = true;
+      await live.apply("c2", [at("E0", 0.5), at("E3B", 3.5), changed]);
+      const rest: any[] = [];
+      let cursor = first.nextCursor;
+      while (cursor !== "") {
+        const page = await live.list({ limit: 3, cursor });
+        rest.push(...page.items);
+        cursor = page.nextCursor;
+      }
+      expect(rest.map((event) => event.eventID)).toEqual(["E3B", "E4", "E5", "E6"]);
+      expect(rest.find((event) => event.eventID === "E5").status.live).toBe(true);
+    } finally {
+      await live.stop();
+    }
+  });
+});
+
+describe("feed", () => {
+  it("applies a replayed cycle as unchanged and only changed events as upserted", async () => {
+    const feedService = await startEventsService();
+    try {
+      const batch = [
+        eventProto({ eventId: "X1", lastUpdatedAtMs: now }),
+        eventProto({ eventId: "X2", lastUpdatedAtMs: now }),
+      ];
+      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 2, unchanged: 0 });
+      const version = feedService.model.feedState.version;
+      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 0, unchanged: 2 });
+      expect(feedService.model.feedState.version).toBe(version);
+      const reordered = { ...batch[1]!, odds: Object.fromEntries(Object.entries(batch[1]!.odds).reverse()) };
+      expect(await feedService.apply("k2", [batch[0]!, reordered])).toEqual({ upserted: 0, unchanged: 2 });
+      const moved = eventProto({ eventId: "X2", lastUpdatedAtMs: now, status: { live: true } });
+      expect(await feedService.apply("k3", [batch[0]!, moved])).toEqual({ upserted: 1, unchanged: 1 });
+      expect(feedService.model.feedState.version).toBe(version + 1);
+    } finally {
+      await feedService.stop();
+    }
+  });
+
+  it("defaults lastUpdatedAt to the cycle's source write time", async () => {
+    const feedService = await startEventsService();
+    try {
+      const observedAtMs = now - 2 * HOUR;
+      const event = eventProto({ eventId: "NO_WRITE_TIME" });
+      event.info!.lastUpdatedAtMs = 0;
+      await callUnary(feedService.client, feedService.client.applyCycle, {
+        cycleId: "o",
+        observedAtMs,
+        events: [event],
+      });
+      const [served] = (await feedService.list({ eventIds: ["NO_WRITE_TIME"] })).items;
+      expect(served.info).toMatchObject({ lastUpdatedAt: new Date(observedAtMs).toISOString(), stale: true });
+    } finally {
+      await feedService.stop();
+    }
+  });
+
+  it("reports the last cycle time and event count", async () => {
+    const status = await callUnary(service.client, service.client.getFeedStatus, {});
+    expect(status.eventCount).toBe(DATASET.length);
+    expect(status.lastCycleAtMs).toBeGreaterThanOrEqual(now);
+  });
+
+  it("reloads the read model from the store on restart and serves the same bytes", async () => {
+    const before = await service.list({ ...ALL_IDS, includeAltLines: true });
+    const restarted = await startEventsService(service.uri);
+    try {
+      expect(await restarted.list({ ...ALL_IDS, includeAltLines: true })).toEqual(before);
+      expect((await callUnary(restarted.client, restarted.client.getFeedStatus, {})).eventCount).toBe(DATASET.length);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("picks up a cycle applied through another replica by polling the feed version", async () => {
+    const writer = await startEventsService();
+    const replica = await startEventsService(writer.uri);
+    try {
+      replica.feed.startPolling(50);
+      await writer.apply("r1", [eventProto({ eventId: "REPLICATED", startsAtMs: now + HOUR, lastUpdatedAtMs: now })]);
+      let ids: string[] = [];
+      for (let attempt = 0; attempt < 200 && ids.length === 0; attempt++) {
+        ids = await replica.listIDs({ eventIds: ["REPLICATED"] });
+        if (ids.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(ids).toEqual(["REPLICATED"]);
+    } finally {
+      await replica.stop();
+      await writer.stop();
+    }
+  });
+});
