@@ -16,9 +16,12 @@ if [[ "$(cat .tools/bin/.helm-version 2>/dev/null)" != "$helm_version" || ! -x .
   GOBIN="$PWD/.tools/bin" go install "helm.sh/helm/v3/cmd/helm@$helm_version"
   echo "$helm_version" >.tools/bin/.helm-version
 fi
-validator=.tools/bin/envoy-validate
-if [[ ! -x $validator || deploy/envoy/validate/main.go -nt $validator || deploy/envoy/validate/go.sum -nt $validator ]]; then
-  echo "building the Envoy config validator (go-control-plane) into .tools/bin..."
-  (cd deploy/envoy/validate && go build -trimpath -o ../../../$validator .)
-fi
+# Envoy config check (go-control-plane) and strict Kubernetes decoding (k8s.io/api).
+for check in deploy/envoy/validate:envoy-validate test/deploy/kube-strict:kube-strict; do
+  src=${check%%:*} bin=$PWD/.tools/bin/${check##*:}
+  if [[ ! -x $bin || $src/main.go -nt $bin || $src/go.sum -nt $bin ]]; then
+    echo "building $bin from $src..."
+    (cd "$src" && go build -trimpath -o "$bin" .)
+  fi
+done
 npm run build --silent

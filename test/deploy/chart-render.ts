@@ -16,7 +16,7 @@ export const KUBE_VERSION = "1.30.0";
 export const RELEASE = "odds-read-api";
 export const NAMESPACE = "odds";
 
-export function tool(name: "helm" | "envoy-validate"): string {
+export function tool(name: "helm" | "envoy-validate" | "kube-strict"): string {
   const path = join(REPO_ROOT, ".tools", "bin", name);
   if (!existsSync(path))
     throw new Error(`${path} is missing: run bash deploy/local/prepare.sh (builds it from the Go module proxy)`);
@@ -61,14 +61,26 @@ export interface K8sObject {
   [key: string]: any;
 }
 
-export function helmTemplate(chartDir: string, valuesFile: ValuesFile, extraArgs: string[] = []): K8sObject[] {
+/** `helm template` output as Helm prints it (multi-document YAML). */
+export function helmTemplateText(chartDir: string, valuesFile: ValuesFile, extraArgs: string[] = []): string {
   const args = ["template", RELEASE, chartDir, "--namespace", NAMESPACE, "--kube-version", KUBE_VERSION];
   args.push("-f", join(chartDir, valuesFile), ...extraArgs);
   const result = run(tool("helm"), args);
   if (result.status !== 0) throw new Error(`helm template -f ${valuesFile} failed:\n${result.output}`);
-  return parseAllDocuments(result.output)
-    .map((doc) => doc.toJS() as K8sObject | null)
+  return result.output;
+}
+
+export function parseManifests(text: string): K8sObject[] {
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`rendered YAML does not parse: ${doc.errors[0].message}`);
+      return doc.toJS() as K8sObject | null;
+    })
     .filter((obj): obj is K8sObject => obj !== null);
+}
+
+export function helmTemplate(chartDir: string, valuesFile: ValuesFile, extraArgs: string[] = []): K8sObject[] {
+  return parseManifests(helmTemplateText(chartDir, valuesFile, extraArgs));
 }
 
 export function find(objects: K8sObject[], kind: string, name: string): K8sObject {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as coreV1 from "kubernetes-models/v1";
 import * as appsV1 from "kubernetes-models/apps/v1";
 import * as autoscalingV2 from "kubernetes-models/autoscaling/v2";
@@ -14,7 +14,9 @@ import {
   VALUES_FILES,
   find,
   helmTemplate,
+  helmTemplateText,
   nameOf,
+  parseManifests,
   podSpecs,
   run,
   stageChart,
@@ -45,11 +47,15 @@ const STORE_VARS = [
 ];
 
 let staged: ReturnType<typeof stageChart>;
+const renderedText = {} as Record<ValuesFile, string>;
 const rendered = {} as Record<ValuesFile, K8sObject[]>;
 
 beforeAll(() => {
   staged = stageChart();
-  for (const file of VALUES_FILES) rendered[file] = helmTemplate(staged.dir, file);
+  for (const file of VALUES_FILES) {
+    renderedText[file] = helmTemplateText(staged.dir, file);
+    rendered[file] = parseManifests(renderedText[file]);
+  }
 });
 afterAll(() => staged?.cleanup());
 
@@ -85,6 +91,14 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
       if (!KindModel) throw new Error(`no schema for ${obj.apiVersion} ${obj.kind}`);
       expect(() => new KindModel(obj).validate()).not.toThrow();
     }
+  });
+
+  test("every object decodes strictly into the Kubernetes API types (no unknown, misspelt or mistyped field)", () => {
+    const manifest = join(staged.dir, `rendered-${file}`);
+    writeFileSync(manifest, renderedText[file]);
+    const result = run(tool("kube-strict"), [manifest]);
+    expect(result.output).toContain(`${objects().length} objects decode strictly`);
+    expect(result.status).toBe(0);
   });
 
   test("every service has a Deployment, Service, ServiceAccount and NetworkPolicy", () => {
@@ -304,6 +318,21 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
 });
 
 describe("environment specifics", () => {
+  test("the strict decoder rejects a misspelt field the JSON schemas would let through", () => {
+    const typo = renderedText["values-prod.yaml"].replace(
+      "readOnlyRootFilesystem: true",
+      "readOnlyRootFileSystem: true",
+    );
+    expect(typo).not.toBe(renderedText["values-prod.yaml"]);
+    const manifest = join(staged.dir, "rendered-typo.yaml");
+    writeFileSync(manifest, typo);
+    const result = run(tool("kube-strict"), [manifest]);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain(
+      'unknown field "spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem"',
+    );
+  });
+
   test("staging and prod read store URIs from an existing Secret; the chart renders no Secret for them", () => {
     for (const file of ["values-staging.yaml", "values-prod.yaml"] as const) {
       expect(rendered[file].filter((o) => o.kind === "Secret")).toEqual([]);
