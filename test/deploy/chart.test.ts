@@ -359,6 +359,15 @@ describe("environment specifics", () => {
     expect(envOf(container(rendered["values-prod.yaml"], "edge")).RATE_LIMIT_FAIL_MODE.value).toBe("closed");
   });
 
+  test("the chart's default source ranks are the sources ingest ships, mounted as SOURCES_FILE", () => {
+    const cm = find(rendered["values.yaml"], "ConfigMap", `${nameOf("ingest")}-sources`);
+    const shipped = parse(readFileSync(join(REPO_ROOT, "services", "ingest", "sources.yaml"), "utf8"));
+    expect(parse(cm.data["sources.yaml"])).toEqual(shipped);
+    expect(envOf(container(rendered["values.yaml"], "ingest")).SOURCES_FILE.value).toBe(
+      "/etc/odds/sources/sources.yaml",
+    );
+  });
+
   test("the chart's default plans are the plans the usage service ships", () => {
     const cm = find(rendered["values.yaml"], "ConfigMap", `${nameOf("usage")}-plans`);
     const shipped = parse(readFileSync(join(REPO_ROOT, "services", "usage", "plans.yaml"), "utf8"));
@@ -376,7 +385,7 @@ describe("environment specifics", () => {
     expect(find(objects, "Deployment", nameOf("events")).spec.replicas).toBe(2);
   });
 
-  test("source ranks become a ConfigMap mounted as SOURCES_FILE when given", () => {
+  test("source ranks given in values replace the defaults", () => {
     const objects = helmTemplate(staged.dir, "values-prod.yaml", [
       "--set-json",
       'ingest.sources={"sources":[{"id":"sim","rank":10}]}',
