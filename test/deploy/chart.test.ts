@@ -396,6 +396,17 @@ describe("environment specifics", () => {
     expect(envOf(container(objects, "ingest")).SOURCES_FILE.value).toBe("/etc/odds/sources/sources.yaml");
   });
 
+  test("values.schema.json refuses a wrong value before anything renders, naming it", () => {
+    const args = ["template", "x", staged.dir, "--kube-version", "1.30.0"];
+    const badMode = run(tool("helm"), [...args, "--set", "edge.rateLimitFailMode=maybe"]);
+    expect(badMode.status).not.toBe(0);
+    expect(badMode.output).toContain("/edge/rateLimitFailMode");
+    // Envoy reads protobuf durations: "2m" would only fail when Envoy starts.
+    const badDuration = run(tool("helm"), [...args, "--set", "envoy.timeouts.route=2m"]);
+    expect(badDuration.status).not.toBe(0);
+    expect(badDuration.output).toContain("/envoy/timeouts/route");
+  });
+
   test("rendering fails, naming the value, when a store URI is missing and no existingSecret is set", () => {
     const result = run(tool("helm"), [
       "template",
