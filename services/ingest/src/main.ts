@@ -1,20 +1,92 @@
 import { createLogger, Lifecycle, loadConfigOrExit, startGrpcServer, startMetricsServer } from "@odds/platform";
+import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
+import { CycleLoop } from "./cycle-loop";
+import { CycleRunner } from "./cycle-runner";
+import { prometheusObserver } from "./metrics";
+import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
+import { GrpcCycleSink } from "./writers/grpc-sink";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(ingestConfigSchema);
   const logger = createLogger("ingest", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  const startedAt = new Date();
 
+  const sources = loadSources(config.SOURCES_FILE ?? DEFAULT_SOURCES_FILE, {
+    seed: config.SIM_SEED,
+    quietLeagues: config.SIM_QUIET_LEAGUES,
+    quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
+  });
+  const sink = new GrpcCycleSink({
+    eventsAddr: config.EVENTS_SERVICE_ADDR,
+    historyAddr: config.HISTORY_SERVICE_ADDR,
+    catalogueAddr: config.CATALOGUE_SERVICE_ADDR,
+    deadlineMs: config.WRITE_DEADLINE_MS,
+  });
+  const runner = new CycleRunner({
+    sources,
+    sink,
+    logger,
+    fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS,
+    observer: prometheusObserver,
+  });
+  const loop = new CycleLoop(runner, config.INGEST_INTERVAL_MS, logger);
+
+  // Health says SERVING only once the backfill and the first cycle are written.
   const grpcServer = await startGrpcServer({ port: config.GRPC_PORT, services: [], logger });
+  grpcServer.health.setStatus("", "NOT_SERVING");
   const metricsServer = await startMetricsServer(config.METRICS_PORT);
+  const abort = new AbortController();
+  lifecycle.onShutdown("cycles", async () => {
+    abort.abort();
+    await loop.stop();
+  });
   lifecycle.onShutdown("grpc", () => grpcServer.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+  lifecycle.onShutdown("downstream", () => sink.close());
   lifecycle.onShutdown(
     "metrics",
     () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
   );
   lifecycle.listen();
-  logger.info({ intervalMs: config.INGEST_INTERVAL_MS }, "ingest started (no-op cycle)");
+  logger.info(
+    { sources: sources.map((s) => ({ id: s.id, rank: s.rank })), intervalMs: config.INGEST_INTERVAL_MS },
+    "ingest starting",
+  );
+
+  await retryUntilDone(logger, abort.signal, "backfill", () =>
+    runBackfill(
+      { sources, sink, runner, logger, fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS },
+      { from: backfillStart(startedAt, config.BACKFILL_DAYS), now: startedAt, signal: abort.signal },
+    ),
+  );
+  await retryUntilDone(logger, abort.signal, "first cycle", async () => {
+    const report = await loop.runOnce();
+    if (report.pending.history + report.pending.events + report.pending.catalogue > 0) {
+      throw new Error("first cycle left writes pending");
+    }
+  });
+  if (abort.signal.aborted) return;
+  grpcServer.health.setStatus("", "SERVING");
+  logger.info("backfill and first cycle written; SERVING");
+  loop.start();
+}
+
+async function retryUntilDone(
+  logger: ReturnType<typeof createLogger>,
+  signal: AbortSignal,
+  step: string,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  for (let attempt = 1; !signal.aborted; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (err) {
+      logger.error({ err, step, attempt }, "startup step failed; retrying");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * attempt)));
+    }
+  }
 }
 
 main().catch((err: unknown) => {

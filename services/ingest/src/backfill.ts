@@ -1,0 +1,105 @@
+// First start: replays the sources' past into history (sparser than live capture) and writes the
+// final state of events that are no longer in the live window. Deterministic, so safe to redo;
+// skipped once the events service has applied a cycle.
+import type { Logger } from "@odds/platform";
+import { cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
+import type { BookObservation, CycleContent, EventRef } from "./domain/model";
+import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
+import type { FeedSource } from "./sources/feed-source";
+
+/** Capture began on 2026-08-14 (the contract's history rule 4). */
+export const CAPTURE_START = new Date("2026-08-14T00:00:00Z");
+const DAY_MS = 86_400_000;
+/** Older than the live history tier: backfilled with moneylines only. */
+const LIVE_TIER_DAYS = 28;
+
+export interface BackfillReport {
+  skipped: boolean;
+  snapshots: number;
+  quotes: number;
+  events: number;
+}
+
+export function backfillStart(now: Date, backfillDays: number | undefined): Date {
+  return backfillDays === undefined ? CAPTURE_START : new Date(now.getTime() - backfillDays * DAY_MS);
+}
+
+/** Everything the backfill writes, built without writing anything. */
+export async function buildBackfill(
+  sources: FeedSource[],
+  from: Date,
+  now: Date,
+  fairOddsBookmakers: readonly string[],
+): Promise<CycleContent> {
+  const sparseBefore = new Date(now.getTime() - LIVE_TIER_DAYS * DAY_MS);
+  const observations: BookObservation[] = [];
+  const refs = new Map<string, EventRef>();
+  for (const source of sources) {
+    if (!source.replay) continue;
+    for (const snapshot of await source.replay(from, now, sparseBefore)) {
+      const content = normaliseCycle([{ sourceID: source.id, rank: source.rank, snapshot }], { fairOddsBookmakers });
+      observations.push(...content.observations);
+      for (const ref of content.eventRefs) refs.set(ref.eventID, ref);
+    }
+  }
+  // History compares each snapshot with the previous one of its (event, bookmaker, source): oldest first.
+  observations.sort((a, b) => a.observedAtMs - b.observedAtMs);
+
+  const finished: RankedSnapshot[] = [];
+  for (const source of sources) {
+    if (source.fetchResults)
+      finished.push({ sourceID: source.id, rank: source.rank, snapshot: await source.fetchResults(from, now) });
+  }
+  const results = normaliseCycle(finished, { fairOddsBookmakers });
+  for (const ref of results.eventRefs) refs.set(ref.eventID, ref);
+  return {
+    events: results.events,
+    eventRefs: [...refs.values()],
+    observations,
+    catalogue: results.catalogue,
+    rejectedQuotes: results.rejectedQuotes,
+  };
+}
+
+/**
+ * Runs the backfill unless the events service already applied a cycle. Keeps flushing until
+ * every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts.
+ */
+export async function runBackfill(
+  deps: {
+    sources: FeedSource[];
+    sink: CycleSink;
+    runner: CycleRunner;
+    logger: Logger;
+    fairOddsBookmakers: readonly string[];
+  },
+  options: { from: Date; now: Date; retryDelayMs?: number; signal?: AbortSignal },
+): Promise<BackfillReport> {
+  const { logger } = deps;
+  if ((await deps.sink.lastAppliedCycleAtMs()) > 0) {
+    logger.info("events already applied a cycle; backfill skipped");
+    return { skipped: true, snapshots: 0, quotes: 0, events: 0 };
+  }
+  const started = Date.now();
+  const content = await buildBackfill(deps.sources, options.from, options.now, deps.fairOddsBookmakers);
+  const report: BackfillReport = {
+    skipped: false,
+    snapshots: content.observations.length,
+    quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),
+    events: content.events.length,
+  };
+  logger.info(
+    { ...report, from: options.from.toISOString(), buildMs: Date.now() - started },
+    "backfill built; writing",
+  );
+  deps.runner.enqueue(`backfill-${cycleIdAt(options.from)}`, options.now.getTime(), content);
+  for (let attempt = 1; ; attempt++) {
+    const pending = await deps.runner.flush();
+    if (pending.history + pending.events + pending.catalogue === 0) break;
+    if (options.signal?.aborted) throw new Error("backfill aborted before every write landed");
+    logger.warn({ pending, attempt }, "backfill writes pending; retrying");
+    await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+  }
+  logger.info({ ...report, ms: Date.now() - started }, "backfill written");
+  return report;
+}

@@ -1,0 +1,58 @@
+// Runs a cycle on every interval boundary (cycle instants are multiples of the interval, so a
+// restart inside the same interval replays the same cycle id and payloads).
+import type { Logger } from "@odds/platform";
+import type { CycleReport, CycleRunner } from "./cycle-runner";
+import { cycleDuration, cycleLag } from "./metrics";
+
+export function cycleInstant(nowMs: number, intervalMs: number): Date {
+  return new Date(Math.floor(nowMs / intervalMs) * intervalMs);
+}
+
+export class CycleLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly runner: CycleRunner,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Runs the cycle of the current interval; resolves with its report. */
+  async runOnce(): Promise<CycleReport> {
+    const at = cycleInstant(this.clock(), this.intervalMs);
+    const endTimer = cycleDuration.startTimer();
+    const run = this.runner.runCycle(at);
+    this.running = run.catch(() => undefined);
+    try {
+      const report = await run;
+      cycleLag.set((this.clock() - at.getTime()) / 1000);
+      const level = report.pending.history + report.pending.events + report.pending.catalogue > 0 ? "warn" : "info";
+      this.logger[level](report, "cycle done");
+      return report;
+    } finally {
+      endTimer();
+    }
+  }
+
+  /** Schedules a cycle at each following interval boundary until stop(). */
+  start(): void {
+    if (this.stopped) return;
+    const now = this.clock();
+    const next = (Math.floor(now / this.intervalMs) + 1) * this.intervalMs;
+    this.timer = setTimeout(() => {
+      this.runOnce()
+        .catch((err: unknown) => this.logger.error({ err }, "cycle failed"))
+        .finally(() => this.start());
+    }, next - now);
+  }
+
+  /** Stops scheduling and waits for a cycle in flight to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,196 @@
+// One ingest cycle: fetch every source → normalise and price → write events, quotes and catalogue.
+// Writes go through an outbox: what could not be written stays queued (in order) and is retried
+// on the next cycle, so a failure is never silently lost and history never sees quotes out of order.
+import type { Logger } from "@odds/platform";
+import type { BookObservation, CatalogueContent, CycleContent, EventRef, EventState } from "./domain/model";
+import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
+import type { FeedSource } from "./sources/feed-source";
+
+/** The three downstream writes; one call sends exactly one RPC. */
+export interface CycleSink {
+  applyEvents(cycleID: string, observedAtMs: number, events: EventState[]): Promise<void>;
+  recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void>;
+  applyCatalogue(cycleID: string, catalogue: CatalogueContent): Promise<void>;
+  /** When events last applied a cycle (0 = never): the backfill marker. */
+  lastAppliedCycleAtMs(): Promise<number>;
+}
+
+export type WriteTarget = "events" | "history" | "catalogue";
+
+export interface CycleObserver {
+  writeFailed(target: WriteTarget): void;
+  pending(target: WriteTarget, count: number): void;
+}
+
+export interface BatchLimits {
+  eventsPerCall: number;
+  snapshotsPerCall: number;
+  quotesPerCall: number;
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshotsPerCall: 5000, quotesPerCall: 60_000 };
+
+export interface CycleReport {
+  cycleID: string;
+  events: number;
+  snapshots: number;
+  quotes: number;
+  rejectedQuotes: number;
+  /** Writes still queued after this cycle's flush (0 when everything was written). */
+  pending: Record<WriteTarget, number>;
+}
+
+interface HistoryBatch {
+  refs: EventRef[];
+  observations: BookObservation[];
+}
+
+/** Deterministic cycle id: the same instant is the same cycle, so a replay is recognised downstream. */
+export function cycleIdAt(at: Date): string {
+  return `cycle-${at.toISOString()}`;
+}
+
+export class CycleRunner {
+  private readonly historyQueue: HistoryBatch[] = [];
+  private pendingEvents = new Map<string, EventState>();
+  private pendingCatalogue: { cycleID: string; content: CatalogueContent } | undefined;
+  private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
+
+  constructor(
+    private readonly deps: {
+      sources: FeedSource[];
+      sink: CycleSink;
+      logger: Logger;
+      fairOddsBookmakers: readonly string[];
+      observer?: CycleObserver;
+      limits?: BatchLimits;
+    },
+  ) {}
+
+  private get limits(): BatchLimits {
+    return this.deps.limits ?? DEFAULT_BATCH_LIMITS;
+  }
+
+  /** Fetches, normalises and prices every source at `at`. A source that fails is left out (its leagues go stale). */
+  async buildCycle(at: Date): Promise<CycleContent> {
+    const snapshots = await Promise.all(
+      this.deps.sources.map(async (source): Promise<RankedSnapshot | undefined> => {
+        try {
+          return { sourceID: source.id, rank: source.rank, snapshot: await source.fetchSnapshot(at) };
+        } catch (err) {
+          this.deps.logger.error(
+            { err, sourceID: source.id },
+            "source fetch failed; its leagues go stale until it recovers",
+          );
+          return undefined;
+        }
+      }),
+    );
+    return normaliseCycle(
+      snapshots.filter((s): s is RankedSnapshot => s !== undefined),
+      { fairOddsBookmakers: this.deps.fairOddsBookmakers },
+    );
+  }
+
+  async runCycle(at: Date): Promise<CycleReport> {
+    const cycleID = cycleIdAt(at);
+    const content = await this.buildCycle(at);
+    this.enqueue(cycleID, at.getTime(), content);
+    const pending = await this.flush();
+    return {
+      cycleID,
+      events: content.events.length,
+      snapshots: content.observations.length,
+      quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),
+      rejectedQuotes: content.rejectedQuotes,
+      pending,
+    };
+  }
+
+  /** Queues a cycle's writes behind anything still pending. */
+  enqueue(cycleID: string, observedAtMs: number, content: CycleContent): void {
+    this.historyQueue.push(...this.historyBatches(content));
+    // Events and catalogue are current state: a newer cycle supersedes what is still pending.
+    for (const event of content.events) this.pendingEvents.set(event.eventID, event);
+    this.pendingEventsCycle = { cycleID, observedAtMs };
+    if (this.pendingCatalogue) {
+      const carried = new Map(this.pendingCatalogue.content.events.map((e) => [e.eventID, e]));
+      for (const e of content.catalogue.events) carried.set(e.eventID, e);
+      this.pendingCatalogue = { cycleID, content: { ...content.catalogue, events: [...carried.values()] } };
+    } else {
+      this.pendingCatalogue = { cycleID, content: content.catalogue };
+    }
+  }
+
+  /** Writes everything queued; each target stops at its first failure and keeps the rest for the next cycle. */
+  async flush(): Promise<Record<WriteTarget, number>> {
+    const { sink, logger, observer } = this.deps;
+    const attempt = async (target: WriteTarget, write: () => Promise<void>): Promise<boolean> => {
+      try {
+        await write();
+        return true;
+      } catch (err) {
+        observer?.writeFailed(target);
+        logger.error({ err, target }, "write failed; kept queued for the next cycle");
+        return false;
+      }
+    };
+
+    while (this.historyQueue.length > 0) {
+      const batch = this.historyQueue[0] as HistoryBatch;
+      if (!(await attempt("history", () => sink.recordQuotes(batch.refs, batch.observations)))) break;
+      this.historyQueue.shift();
+    }
+
+    if (this.pendingEvents.size > 0 && this.pendingEventsCycle) {
+      const { cycleID, observedAtMs } = this.pendingEventsCycle;
+      const events = [...this.pendingEvents.values()];
+      const batchCount = Math.ceil(events.length / this.limits.eventsPerCall);
+      for (let i = 0; i < batchCount; i++) {
+        const batch = events.slice(i * this.limits.eventsPerCall, (i + 1) * this.limits.eventsPerCall);
+        const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
+        if (!(await attempt("events", () => sink.applyEvents(batchID, observedAtMs, batch)))) break;
+        for (const event of batch) this.pendingEvents.delete(event.eventID);
+      }
+    }
+
+    const catalogue = this.pendingCatalogue;
+    if (catalogue && (await attempt("catalogue", () => sink.applyCatalogue(catalogue.cycleID, catalogue.content)))) {
+      this.pendingCatalogue = undefined;
+    }
+
+    const pending: Record<WriteTarget, number> = {
+      history: this.historyQueue.length,
+      events: this.pendingEvents.size,
+      catalogue: this.pendingCatalogue ? 1 : 0,
+    };
+    for (const [target, count] of Object.entries(pending)) observer?.pending(target as WriteTarget, count);
+    return pending;
+  }
+
+  /** Splits observations into calls of bounded size, keeping their order. */
+  private historyBatches(content: CycleContent): HistoryBatch[] {
+    const refs = new Map(content.eventRefs.map((r) => [r.eventID, r]));
+    const batches: HistoryBatch[] = [];
+    let current: BookObservation[] = [];
+    let quotes = 0;
+    const close = () => {
+      if (current.length === 0) return;
+      const eventIDs = new Set(current.map((o) => o.eventID));
+      batches.push({ refs: [...eventIDs].flatMap((id) => refs.get(id) ?? []), observations: current });
+      current = [];
+      quotes = 0;
+    };
+    for (const observation of content.observations) {
+      if (
+        current.length >= this.limits.snapshotsPerCall ||
+        quotes + observation.quotes.length > this.limits.quotesPerCall
+      )
+        close();
+      current.push(observation);
+      quotes += observation.quotes.length;
+    }
+    close();
+    return batches;
+  }
+}

@@ -1,0 +1,100 @@
+// The upstream feed as sources deliver it, before normalisation. Tokens are the feed's own
+// (upper case, as most odds feeds send them); normalisation turns them into the oddID grammar.
+
+/** One upstream source of odds; every adapter implements this and nothing more. */
+export interface FeedSource {
+  readonly id: string;
+  /** Higher wins when a bookmaker reaches us through two sources. */
+  readonly rank: number;
+  fetchSnapshot(at: Date): Promise<FeedSnapshot>;
+  /**
+   * Sources that can replay the past: snapshots covering [from, to), oldest first, for backfill.
+   * Events that kicked off before `sparseBefore` may carry fewer markets.
+   */
+  replay?(from: Date, to: Date, sparseBefore: Date): Promise<FeedSnapshot[]>;
+  /** Final state of the events that kicked off in [from, to) and are no longer in live snapshots. */
+  fetchResults?(from: Date, to: Date): Promise<FeedSnapshot>;
+}
+
+export interface FeedSnapshot {
+  sourceID: string;
+  leagues: FeedLeague[];
+}
+
+export interface FeedLeague {
+  leagueID: string;
+  sportID: string;
+  sportName: string;
+  sportShortName: string;
+  name: string;
+  shortName: string;
+  /** When the source last wrote anything for this league (a quiet source stops advancing it). */
+  lastWriteAt: Date;
+  events: FeedEvent[];
+}
+
+export interface FeedTeam {
+  teamID: string;
+  long: string;
+  medium: string;
+  short: string;
+  primaryColor: string;
+  secondaryColor: string;
+  score?: number;
+}
+
+export interface FeedPlayer {
+  playerID: string;
+  teamID: string;
+  name: string;
+  firstName: string;
+  lastName: string;
+  position: string;
+  jerseyNumber: number;
+}
+
+export type FeedEventState = "SCHEDULED" | "DELAYED" | "LIVE" | "ENDED" | "FINAL" | "CANCELLED";
+
+export interface FeedEvent {
+  eventID: string;
+  type: "match" | "tournament" | "prop";
+  startsAt: Date;
+  state: FeedEventState;
+  currentPeriod?: string;
+  periodsStarted: string[];
+  periodsEnded: string[];
+  clock?: string;
+  home: FeedTeam;
+  away: FeedTeam;
+  players: FeedPlayer[];
+  /** Results as period -> entity (HOME, AWAY or a playerID) -> stat -> value. */
+  results: Record<string, Record<string, Record<string, number>>>;
+  books: FeedBook[];
+}
+
+export interface FeedBook {
+  bookmaker: string;
+  eventName: string;
+  eventUrl: string;
+  /** How a client builds a bet slip on this bookmaker. */
+  betslip: { kind: "deeplink" | "copy" | "none"; urlTemplate: string };
+  /** Every quote the bookmaker offers now; a quote missing here is withdrawn. */
+  quotes: FeedQuote[];
+}
+
+export interface FeedQuote {
+  stat: string;
+  /** HOME, AWAY, ALL or a playerID. */
+  entity: string;
+  period: string;
+  betType: string;
+  side: string;
+  decimal: number;
+  line?: number;
+  /** false for the bookmaker's alternate lines. */
+  mainLine: boolean;
+  layDecimal?: number;
+  maxStake?: number;
+  suspended: boolean;
+  deeplink?: string;
+}

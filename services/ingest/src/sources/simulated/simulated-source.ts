@@ -1,0 +1,404 @@
+// The simulated upstream source: the local default and the test data. The feed at an instant is a
+// pure function of (seed, instant): restarts, replays and backfill all see the same prices.
+import type { FeedBook, FeedEvent, FeedLeague, FeedQuote, FeedSnapshot, FeedSource } from "../feed-source";
+import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } from "./bookmakers";
+import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
+import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
+import { marketModels, type MarketGroup, type MarketModel, type SideProbability } from "./markets";
+import { hash32, unit } from "./random";
+import { eventsBetween, slug, teamID, type ScheduledEvent } from "./schedule";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Bookmakers reprice on a two-minute grid, like the upstream refresh. */
+const SLOT_MS = 2 * MINUTE_MS;
+/** Every bookmaker reprices at least every six hours. */
+const FORCED_MOVE_SLOTS = 180;
+const CARRY_PAST_MS = 48 * HOUR_MS;
+const CARRY_AHEAD_MS = 168 * HOUR_MS;
+
+/** Which markets a snapshot carries: everything (live capture) or a sparse subset (backfill). */
+export type SnapshotDetail = "full" | "main" | "moneyline";
+
+export interface SimulatedSourceConfig {
+  id: string;
+  rank: number;
+  seed: string;
+  /** Bookmakers this source delivers. */
+  bookmakers: string[];
+  /** How far behind the bookmakers' own prices this source runs. */
+  lagSeconds: number;
+  /** Leagues this source stopped writing at `quietSince`. */
+  quietLeagues: string[];
+  quietSince?: Date;
+}
+
+const SPORT_PATHS: Record<string, string> = {
+  AUSSIE_RULES: "australian-rules",
+  RUGBY_LEAGUE: "rugby-league",
+  SOCCER: "soccer",
+  CRICKET: "cricket",
+};
+
+const ALT_LINE_STEP: Record<string, number> = { AUSSIE_RULES: 6, RUGBY_LEAGUE: 2, SOCCER: 1, CRICKET: 10 };
+
+export class SimulatedSource implements FeedSource {
+  readonly id: string;
+  readonly rank: number;
+  private readonly books: BookmakerProfile[];
+
+  constructor(private readonly config: SimulatedSourceConfig) {
+    this.id = config.id;
+    this.rank = config.rank;
+    this.books = BOOKMAKERS.filter((b) => config.bookmakers.includes(b.bookmakerID));
+    const unknown = config.bookmakers.filter((id) => !BOOKMAKERS.some((b) => b.bookmakerID === id));
+    if (unknown.length > 0) throw new Error(`source ${config.id}: unknown simulated bookmakers ${unknown.join(", ")}`);
+  }
+
+  fetchSnapshot(at: Date): Promise<FeedSnapshot> {
+    const atMs = at.getTime();
+    const leagues = LEAGUES.map((league) => {
+      const writeMs = this.lastWriteMs(league, atMs);
+      const events = eventsBetween(this.config.seed, league, writeMs - CARRY_PAST_MS, writeMs + CARRY_AHEAD_MS);
+      return this.feedLeague(
+        league,
+        writeMs,
+        events.map((event) => this.feedEvent(event, writeMs, "full")),
+      );
+    });
+    return Promise.resolve({ sourceID: this.id, leagues });
+  }
+
+  /**
+   * Snapshots to backfill [from, to) with, oldest first: each event observed when its markets
+   * open, twice just before kickoff, and after the end (every quote withdrawn). Events older than
+   * `moneylineBefore` carry only moneylines, the rest their main markets.
+   */
+  replay(from: Date, to: Date, moneylineBefore: Date): Promise<FeedSnapshot[]> {
+    const toMs = to.getTime();
+    const observations = new Map<number, Array<{ event: ScheduledEvent; detail: SnapshotDetail }>>();
+    for (const league of LEAGUES) {
+      for (const event of eventsBetween(this.config.seed, league, from.getTime(), toMs + CARRY_AHEAD_MS)) {
+        const detail: SnapshotDetail = event.startsAtMs < moneylineBefore.getTime() ? "moneyline" : "main";
+        const instants = [
+          event.startsAtMs - 96 * HOUR_MS,
+          event.startsAtMs - 12 * MINUTE_MS,
+          event.startsAtMs - 3 * MINUTE_MS,
+          endMs(event) + 5 * MINUTE_MS,
+        ];
+        for (const instant of instants) {
+          if (instant < from.getTime() || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
+          const list = observations.get(instant) ?? [];
+          list.push({ event, detail });
+          observations.set(instant, list);
+        }
+      }
+    }
+    const instants = [...observations.keys()].sort((a, b) => a - b);
+    return Promise.resolve(
+      instants.map((instant) => {
+        const entries = observations.get(instant) ?? [];
+        const leagues = LEAGUES.map((league) =>
+          this.feedLeague(
+            league,
+            instant,
+            entries.filter((e) => e.event.league === league).map((e) => this.feedEvent(e.event, instant, e.detail)),
+          ),
+        ).filter((league) => league.events.length > 0);
+        return { sourceID: this.id, leagues };
+      }),
+    );
+  }
+
+  fetchResults(from: Date, to: Date): Promise<FeedSnapshot> {
+    const leagues = LEAGUES.map((league) => {
+      // Events still inside the live snapshots' window are written by the live cycles instead.
+      const writeMs = this.lastWriteMs(league, to.getTime());
+      const events = eventsBetween(this.config.seed, league, from.getTime(), writeMs - CARRY_PAST_MS);
+      return this.feedLeague(
+        league,
+        writeMs,
+        events.map((event) => this.feedEvent(event, writeMs, "moneyline")),
+      );
+    });
+    return Promise.resolve({ sourceID: this.id, leagues });
+  }
+
+  private lastWriteMs(league: FixtureLeague, atMs: number): number {
+    const quietSince = this.config.quietSince?.getTime();
+    if (quietSince !== undefined && this.config.quietLeagues.includes(league.leagueID))
+      return Math.min(atMs, quietSince);
+    return atMs;
+  }
+
+  private feedLeague(league: FixtureLeague, writeMs: number, events: FeedEvent[]): FeedLeague {
+    const sport = SPORTS.find((s) => s.sportID === league.sportID);
+    return {
+      leagueID: league.leagueID,
+      sportID: league.sportID,
+      sportName: sport?.name ?? league.sportID,
+      sportShortName: sport?.shortName ?? league.sportID,
+      name: league.name,
+      shortName: league.shortName,
+      lastWriteAt: new Date(writeMs),
+      events,
+    };
+  }
+
+  private feedEvent(event: ScheduledEvent, atMs: number, detail: SnapshotDetail): FeedEvent {
+    const seed = this.config.seed;
+    const state = matchStateAt(seed, event, atMs);
+    const { league } = event;
+    const team = (side: "home" | "away") => {
+      const fixture = side === "home" ? event.home : event.away;
+      return {
+        teamID: teamID(fixture, league),
+        long: fixture.long,
+        medium: fixture.medium,
+        short: fixture.short,
+        primaryColor: fixture.colors[0],
+        secondaryColor: fixture.colors[1],
+        score: side === "home" ? state.homeScore : state.awayScore,
+      };
+    };
+    const home = team("home");
+    const away = team("away");
+    const players = [
+      ...event.home.players.map((p) => ({ player: p, teamID: home.teamID })),
+      ...event.away.players.map((p) => ({ player: p, teamID: away.teamID })),
+    ].map(({ player, teamID: playerTeam }) => {
+      const [firstName = player.name, ...rest] = player.name.split(" ");
+      return {
+        playerID: playerIDIn(league.leagueID, player),
+        teamID: playerTeam,
+        name: player.name,
+        firstName,
+        lastName: rest.join(" ") || firstName,
+        position: player.position,
+        jerseyNumber: player.jerseyNumber,
+      };
+    });
+    const books = this.books
+      .filter((b) => !b.skipsLeagues.includes(league.leagueID))
+      .map((b) => this.feedBook(b, event, atMs - this.config.lagSeconds * 1000, detail));
+    return {
+      eventID: event.eventID,
+      type: "match",
+      startsAt: new Date(event.startsAtMs),
+      state: FEED_STATES[state.phase],
+      currentPeriod: state.currentPeriodID?.toUpperCase(),
+      periodsStarted: state.periodsStarted.map((p) => p.toUpperCase()),
+      periodsEnded: state.periodsEnded.map((p) => p.toUpperCase()),
+      home,
+      away,
+      players,
+      results: Object.fromEntries(
+        Object.entries(state.results).map(([period, entities]) => [period.toUpperCase(), entities]),
+      ),
+      books,
+    };
+  }
+
+  private feedBook(book: BookmakerProfile, event: ScheduledEvent, atMs: number, detail: SnapshotDetail): FeedBook {
+    const eventNumber = 9_000_000 + (hash32(`${book.bookmakerID}|${event.eventID}`) % 999_999);
+    const sportPath = SPORT_PATHS[event.league.sportID];
+    const eventUrl = `${book.site}/${sportPath}/${event.league.prefix}/${slug(event.home.medium).replace(/_/g, "-")}-v-${slug(event.away.medium).replace(/_/g, "-")}-${eventNumber}`;
+    const eventName =
+      book.eventNameStyle === "long"
+        ? `${event.home.long} vs ${event.away.long}`
+        : `${event.home.medium} ${book.eventNameStyle} ${event.away.medium}`;
+    return {
+      bookmaker: book.bookmakerID,
+      eventName,
+      eventUrl,
+      betslip: book.betslip,
+      quotes: this.quotes(book, event, atMs, detail, eventUrl),
+    };
+  }
+
+  private quotes(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    atMs: number,
+    detail: SnapshotDetail,
+    eventUrl: string,
+  ): FeedQuote[] {
+    const seed = this.config.seed;
+    const phase = matchStateAt(seed, event, atMs).phase;
+    if (phase !== "scheduled" && phase !== "delayed" && phase !== "live") return [];
+    const quotes: FeedQuote[] = [];
+    const modelsAt = new Map<number, MarketModel[]>();
+    const modelsFor = (instantMs: number) => {
+      let models = modelsAt.get(instantMs);
+      if (!models) {
+        models = marketModels(seed, event, instantMs);
+        modelsAt.set(instantMs, models);
+      }
+      return models;
+    };
+    const current = modelsFor(atMs);
+    for (const market of current) {
+      if (!this.offers(book, event, market, atMs, phase, detail)) continue;
+      const moveMs = this.lastMoveMs(book, event, market.group, atMs, phase);
+      const priced = modelsFor(moveMs).find((m) => m.key === market.key) ?? market;
+      const suspended =
+        unit(seed, "suspend", book.bookmakerID, event.eventID, market.group, Math.floor(atMs / SLOT_MS)) <
+        (phase === "live" ? 0.08 : 0.01);
+      const lines = this.linesFor(book, event, priced, moveMs, detail);
+      for (const { line, mainLine } of lines) {
+        const sides = this.priceSides(book, event, priced, line, moveMs);
+        for (const side of sides) {
+          const selectionID = hash32(`${book.bookmakerID}|${event.eventID}|${market.key}|${side.side}|${line ?? ""}`);
+          const quote: FeedQuote = {
+            stat: market.stat,
+            entity: side.entity,
+            period: market.period,
+            betType: market.betType,
+            side: side.side,
+            decimal: side.decimal,
+            line: side.line,
+            mainLine,
+            suspended,
+            deeplink: `${eventUrl}?${book.deeplinkParam}=${selectionID}`,
+          };
+          if (book.kind === "exchange")
+            quote.layDecimal = layPrice(side.decimal, 1 + (hash32(`${selectionID}|${moveMs}`) % 2));
+          if (book.publishesLimits) quote.maxStake = this.maxStake(book, event, market, side.side, atMs);
+          quotes.push(quote);
+        }
+      }
+    }
+    return quotes;
+  }
+
+  private offers(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    market: MarketModel,
+    atMs: number,
+    phase: MatchPhase,
+    detail: SnapshotDetail,
+  ): boolean {
+    if (!book.groups.includes(market.group)) return false;
+    if (detail === "main" && market.group !== "main") return false;
+    if (detail === "moneyline" && (market.group !== "main" || !market.betType.startsWith("ML"))) return false;
+    if (
+      book.kind === "exchange" &&
+      market.group === "main" &&
+      market.betType === "SP" &&
+      event.league.sportID !== "SOCCER"
+    )
+      return false;
+    const opensAt = event.startsAtMs - (market.opensHoursBefore - book.openLagHours) * HOUR_MS;
+    if (atMs < opensAt) return false;
+    const seed = this.config.seed;
+    if (market.playerName) {
+      const scratched = unit(seed, "scratch", event.eventID, market.playerName) < 0.04;
+      if (scratched && atMs >= event.startsAtMs - 75 * MINUTE_MS) return false;
+    }
+    if (phase !== "live" && book.kind === "corporate" && (market.group === "player" || market.group === "special")) {
+      // Corporate books pull a prop now and then (a trader reviewing it) and put it back later.
+      if (unit(seed, "pull", book.bookmakerID, event.eventID, market.key, Math.floor(atMs / (30 * MINUTE_MS))) < 0.02)
+        return false;
+    }
+    return true;
+  }
+
+  /** Start of the slot in which the bookmaker last repriced this group of the event's markets. */
+  private lastMoveMs(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    group: MarketGroup,
+    atMs: number,
+    phase: MatchPhase,
+  ): number {
+    const slot = Math.floor(atMs / SLOT_MS);
+    const toKickoff = event.startsAtMs - atMs;
+    let chance = phase === "live" ? 0.35 : toKickoff < 3 * HOUR_MS ? 0.15 : toKickoff < 24 * HOUR_MS ? 0.06 : 0.025;
+    if (book.kind !== "corporate") chance = Math.min(0.9, chance * 1.6);
+    for (let k = slot; k > slot - FORCED_MOVE_SLOTS; k--) {
+      if (k % FORCED_MOVE_SLOTS === 0) return k * SLOT_MS;
+      if (unit(this.config.seed, "move", book.bookmakerID, event.eventID, group, k) < chance) return k * SLOT_MS;
+    }
+    return (slot - FORCED_MOVE_SLOTS) * SLOT_MS;
+  }
+
+  private linesFor(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    market: MarketModel,
+    moveMs: number,
+    detail: SnapshotDetail,
+  ): Array<{ line?: number; mainLine: boolean }> {
+    if (market.mainLine === undefined) return [{ mainLine: true }];
+    const shadeRoll = unit(this.config.seed, "shade", book.bookmakerID, event.eventID, market.key, moveMs);
+    const shade = book.kind === "corporate" ? (shadeRoll < 0.15 ? -1 : shadeRoll > 0.85 ? 1 : 0) : 0;
+    const main = market.mainLine + shade * (market.lineStep ?? 1);
+    const lines: Array<{ line?: number; mainLine: boolean }> = [{ line: main, mainLine: true }];
+    const altAllowed = book.altLines && detail === "full" && market.group !== "special" && market.betType !== "ML";
+    if (altAllowed) {
+      const step = market.group === "player" ? (market.lineStep ?? 1) * 2 : (ALT_LINE_STEP[event.league.sportID] ?? 1);
+      for (const offset of [-2, -1, 1, 2]) {
+        const line = main + offset * step;
+        if (market.betType === "OU" && line <= 0) continue;
+        lines.push({ line, mainLine: false });
+      }
+    }
+    return lines;
+  }
+
+  private priceSides(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    market: MarketModel,
+    line: number | undefined,
+    moveMs: number,
+  ): Array<SideProbability & { decimal: number }> {
+    const sides = market.sides(line);
+    const noise = book.kind === "corporate" ? 0.12 : book.kind === "sharp" ? 0.04 : 0.03;
+    const shaded = sides.map((side) => {
+      const p = Math.min(0.995, Math.max(0.005, side.probability));
+      const bias =
+        (unit(this.config.seed, "bias", book.bookmakerID, event.eventID, market.key, side.side, moveMs) * 2 - 1) *
+        noise;
+      return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + bias)));
+    });
+    const sum = shaded.reduce((a, b) => a + b, 0);
+    const overround = overroundFor(book, market.group, sides.length);
+    return sides.map((side, i) => {
+      const implied = Math.min(0.99, ((shaded[i] ?? 0) / sum) * overround);
+      return { ...side, decimal: onLadder(book, 1 / implied) };
+    });
+  }
+
+  private maxStake(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    market: MarketModel,
+    side: string,
+    atMs: number,
+  ): number {
+    const seed = this.config.seed;
+    const toKickoff = event.startsAtMs - atMs;
+    if (book.kind === "exchange") {
+      // Matched liquidity at the best price: thin far out, deep near the off, refreshed every 10 minutes.
+      const window = toKickoff < 24 * HOUR_MS ? 10 * MINUTE_MS : 60 * MINUTE_MS;
+      const depth = toKickoff < 3 * HOUR_MS ? 6000 : toKickoff < 24 * HOUR_MS ? 2500 : 800;
+      const roll = unit(seed, "liquidity", event.eventID, market.key, side, Math.floor(atMs / window));
+      return Math.max(5, Math.round(depth * (0.15 + roll * roll * 1.6)));
+    }
+    const base =
+      market.group === "main" ? (toKickoff < 2 * HOUR_MS ? 20000 : toKickoff < 24 * HOUR_MS ? 10000 : 5000) : 2000;
+    const roll = unit(seed, "limit", book.bookmakerID, event.eventID, market.key, Math.floor(atMs / (2 * HOUR_MS)));
+    return Math.round((base * (0.8 + roll * 0.4)) / 50) * 50;
+  }
+}
+
+const FEED_STATES: Record<MatchPhase, FeedEvent["state"]> = {
+  scheduled: "SCHEDULED",
+  delayed: "DELAYED",
+  live: "LIVE",
+  ended: "ENDED",
+  final: "FINAL",
+  cancelled: "CANCELLED",
+};

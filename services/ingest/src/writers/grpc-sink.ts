@@ -1,0 +1,83 @@
+// The downstream write RPCs. Every call has a deadline and grpc-js retries UNAVAILABLE; on top,
+// cockatiel retries other transient failures a few times before the runner keeps the write queued.
+import { status, type ServiceError } from "@grpc/grpc-js";
+import { callUnary, createGrpcClient } from "@odds/platform";
+import { catalogue, events, history } from "@odds/proto";
+import { ExponentialBackoff, handleWhen, retry, type IPolicy } from "cockatiel";
+import type { CycleSink } from "../cycle-runner";
+import type { BookObservation, CatalogueContent, EventRef, EventState } from "../domain/model";
+import { applyCatalogueRequest, applyCycleRequest, recordQuotesRequest } from "./messages";
+
+const TRANSIENT = new Set<number>([
+  status.UNAVAILABLE,
+  status.DEADLINE_EXCEEDED,
+  status.RESOURCE_EXHAUSTED,
+  status.ABORTED,
+  status.INTERNAL,
+  status.UNKNOWN,
+]);
+
+export interface GrpcSinkOptions {
+  eventsAddr: string;
+  historyAddr: string;
+  catalogueAddr: string;
+  deadlineMs: number;
+  /** cockatiel attempts per write (grpc-js retries UNAVAILABLE inside each). */
+  maxAttempts?: number;
+}
+
+export class GrpcCycleSink implements CycleSink {
+  private readonly events: events.EventsServiceClient;
+  private readonly history: history.HistoryServiceClient;
+  private readonly catalogue: catalogue.CatalogueServiceClient;
+  private readonly policy: IPolicy;
+
+  constructor(options: GrpcSinkOptions) {
+    const common = { defaultDeadlineMs: options.deadlineMs, retryUnavailable: true };
+    this.events = createGrpcClient(events.EventsServiceClient, options.eventsAddr, {
+      ...common,
+      serviceName: "odds.events.v1.EventsService",
+    });
+    this.history = createGrpcClient(history.HistoryServiceClient, options.historyAddr, {
+      ...common,
+      serviceName: "odds.history.v1.HistoryService",
+    });
+    this.catalogue = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, {
+      ...common,
+      serviceName: "odds.catalogue.v1.CatalogueService",
+    });
+    this.policy = retry(
+      handleWhen((err) => TRANSIENT.has((err as Partial<ServiceError>).code ?? status.UNKNOWN)),
+      {
+        maxAttempts: (options.maxAttempts ?? 3) - 1,
+        backoff: new ExponentialBackoff({ initialDelay: 250, maxDelay: 4000 }),
+      },
+    );
+  }
+
+  async applyEvents(cycleID: string, observedAtMs: number, batch: EventState[]): Promise<void> {
+    const request = applyCycleRequest(cycleID, observedAtMs, batch);
+    await this.policy.execute(() => callUnary(this.events, this.events.applyCycle, request));
+  }
+
+  async recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void> {
+    const request = recordQuotesRequest(refs, observations);
+    await this.policy.execute(() => callUnary(this.history, this.history.recordQuotes, request));
+  }
+
+  async applyCatalogue(cycleID: string, content: CatalogueContent): Promise<void> {
+    const request = applyCatalogueRequest(cycleID, content);
+    await this.policy.execute(() => callUnary(this.catalogue, this.catalogue.applyCatalogue, request));
+  }
+
+  async lastAppliedCycleAtMs(): Promise<number> {
+    const feed = await this.policy.execute(() => callUnary(this.events, this.events.getFeedStatus, {}));
+    return feed.lastCycleAtMs;
+  }
+
+  close(): void {
+    this.events.close();
+    this.history.close();
+    this.catalogue.close();
+  }
+}
