@@ -8,6 +8,61 @@ const read = (...path: string[]) => readFileSync(join(REPO_ROOT, ...path), "utf8
 describe("skaffold.yaml", () => {
   const skaffold = parse(read("skaffold.yaml"));
 
+  // The fields of skaffold's v4beta11 schema (pkg/skaffold/schema/latest) this file may use: skaffold refuses
+  // unknown fields (useBuildKit instead of useBuildkit fails `skaffold run`), and no skaffold binary runs here.
+  const KNOWN: Record<string, string[]> = {
+    "": ["apiVersion", "kind", "metadata", "build", "deploy", "profiles"],
+    build: ["artifacts", "tagPolicy", "local"],
+    "build.local": ["push", "useBuildkit", "useDockerCLI", "concurrency", "tryImportMissing"],
+    "build.tagPolicy": ["gitCommit", "sha256", "envTemplate", "dateTime", "inputDigest"],
+    "build.tagPolicy.gitCommit": ["variant", "prefix", "ignoreChanges"],
+    "build.artifacts[]": ["image", "context", "docker"],
+    "build.artifacts[].docker": ["dockerfile", "buildArgs", "target", "cacheFrom", "network", "secrets"],
+    deploy: ["helm", "kubectl", "statusCheck", "statusCheckDeadlineSeconds"],
+    "deploy.helm": ["releases", "flags"],
+    "deploy.helm.releases[]": [
+      "name",
+      "chartPath",
+      "remoteChart",
+      "valuesFiles",
+      "namespace",
+      "version",
+      "setValues",
+      "setValueTemplates",
+      "setFiles",
+      "createNamespace",
+      "wait",
+      "recreatePods",
+      "skipBuildDependencies",
+      "upgradeOnChange",
+      "overrides",
+    ],
+    "profiles[]": ["name", "activation", "build", "deploy", "patches"],
+  };
+  const FREE_FORM = new Set([
+    "build.artifacts[].docker.buildArgs",
+    "deploy.helm.releases[].setValues",
+    "deploy.helm.releases[].setValueTemplates",
+    "metadata",
+  ]);
+
+  function unknownFields(node: unknown, path: string): string[] {
+    if (Array.isArray(node)) return node.flatMap((item) => unknownFields(item, `${path}[]`));
+    if (node === null || typeof node !== "object" || FREE_FORM.has(path)) return [];
+    const schemaPath = path.replace(/^profiles\[\]\.(build|deploy)/, "$1");
+    const known = KNOWN[schemaPath];
+    if (!known) return [];
+    return Object.entries(node).flatMap(([key, value]) =>
+      known.includes(key) ? unknownFields(value, path ? `${path}.${key}` : key) : [`${path ? `${path}.` : ""}${key}`],
+    );
+  }
+
+  test("uses only fields skaffold's v4beta11 schema defines", () => {
+    expect(skaffold.apiVersion).toBe("skaffold/v4beta11");
+    expect(unknownFields(skaffold, "")).toEqual([]);
+    expect(unknownFields({ build: { local: { useBuildKit: true } } }, "")).toEqual(["build.local.useBuildKit"]);
+  });
+
   test("builds one image per service from the one Dockerfile, selected by the SERVICE build arg", () => {
     const artifacts = skaffold.build.artifacts;
     expect(artifacts.map((a: any) => a.docker.buildArgs.SERVICE).sort()).toEqual([...SERVICES].sort());
