@@ -140,6 +140,15 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     }
   });
 
+  test("services pause before SIGTERM and the grace period covers the pause plus the 10 s graceful shutdown", () => {
+    for (const component of SERVICES) {
+      const deployment = find(objects(), "Deployment", nameOf(component));
+      const [command, seconds] = deployment.spec.template.spec.containers[0].lifecycle.preStop.exec.command;
+      expect(command).toBe("sleep");
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(Number(seconds) + 10);
+    }
+  });
+
   test("service accounts never automount an API token", () => {
     const accounts = objects().filter((o) => o.kind === "ServiceAccount");
     expect(accounts.length).toBeGreaterThanOrEqual(8);
