@@ -405,6 +405,45 @@ describe("environment specifics", () => {
     expect(envOf(container(objects, "ingest")).SOURCES_FILE.value).toBe("/etc/odds/sources/sources.yaml");
   });
 
+  test("with egress restricted, each workload may reach only DNS, the services it calls, its stores and the collector", () => {
+    const objects = helmTemplate(staged.dir, "values-prod.yaml", [
+      "--set",
+      "networkPolicy.egress.enabled=true",
+      "--set-json",
+      'networkPolicy.egress.storesTo=[{"ipBlock":{"cidr":"10.20.0.0/16"}}]',
+    ]);
+    const egressOf = (component: string) => {
+      const policy = objects.find((o) => o.kind === "NetworkPolicy" && o.metadata.name === nameOf(component))!;
+      expect(policy.spec.policyTypes).toEqual(["Ingress", "Egress"]);
+      const rules: any[] = policy.spec.egress;
+      return {
+        dns: rules.some((r) => r.ports.some((p: any) => p.port === 53)),
+        services: rules
+          .flatMap((r) => r.to.map((peer: any) => peer.podSelector?.matchLabels["app.kubernetes.io/component"]))
+          .filter(Boolean)
+          .sort(),
+        stores: rules.some((r) => r.to.some((peer: any) => peer.ipBlock?.cidr === "10.20.0.0/16")),
+        collector: rules.some((r) => r.ports.some((p: any) => p.port === 4317)),
+      };
+    };
+    expect(egressOf("envoy")).toEqual({ dns: true, services: ["edge"], stores: false, collector: true });
+    expect(egressOf("edge")).toEqual({
+      dns: true,
+      services: ["catalogue", "events", "history", "usage"],
+      stores: true,
+      collector: true,
+    });
+    expect(egressOf("ingest")).toEqual({
+      dns: true,
+      services: ["catalogue", "events", "history"],
+      stores: false,
+      collector: true,
+    });
+    for (const component of ["events", "history", "catalogue", "usage", "archiver"]) {
+      expect(egressOf(component)).toEqual({ dns: true, services: [], stores: true, collector: true });
+    }
+  });
+
   test("values.schema.json refuses a wrong value before anything renders, naming it", () => {
     const args = ["template", "x", staged.dir, "--kube-version", "1.30.0"];
     const badMode = run(tool("helm"), [...args, "--set", "edge.rateLimitFailMode=maybe"]);

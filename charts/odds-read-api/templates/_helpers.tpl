@@ -176,3 +176,49 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
       protocol: TCP
 {{- end }}
 {{- end -}}
+
+{{/*
+Egress allow-list of one workload (networkPolicy.egress.enabled): DNS, the release services it
+calls, the stores it reads and the OTLP collector. Call with (dict "root" $ "component" "edge").
+*/}}
+{{- define "odds.egress" -}}
+{{- $root := .root -}}
+{{- $np := $root.Values.networkPolicy.egress -}}
+{{- $calls := dict "envoy" (list "edge") "edge" (list "events" "history" "catalogue" "usage") "ingest" (list "events" "history" "catalogue") -}}
+{{- $usesStores := has .component (list "edge" "events" "history" "catalogue" "usage" "archiver") -}}
+- to:
+    {{- toYaml $np.dnsTo | nindent 4 }}
+  ports:
+    - port: 53
+      protocol: UDP
+    - port: 53
+      protocol: TCP
+{{- range $callee := (index $calls .component | default list) }}
+- to:
+    - podSelector:
+        matchLabels:
+          {{- include "odds.selectorLabels" (dict "root" $root "component" $callee) | nindent 10 }}
+  ports:
+    - port: {{ ternary $root.Values.edge.httpPort (index $root.Values $callee).grpcPort (eq $callee "edge") }}
+      protocol: TCP
+{{- end }}
+{{- if and $usesStores $np.storesTo }}
+- to:
+    {{- toYaml $np.storesTo | nindent 4 }}
+  ports:
+    {{- range $np.storePorts }}
+    - port: {{ . }}
+      protocol: TCP
+    {{- end }}
+{{- end }}
+{{- if and $root.Values.otel.enabled $np.collectorTo }}
+- to:
+    {{- toYaml $np.collectorTo | nindent 4 }}
+  ports:
+    - port: {{ $root.Values.otel.collectorPort }}
+      protocol: TCP
+{{- end }}
+{{- if and (eq .component "ingest") $np.ingestTo }}
+{{ toYaml $np.ingestTo }}
+{{- end }}
+{{- end -}}
