@@ -3,6 +3,7 @@ import { z } from "zod";
 
 export const edgeConfigSchema = baseConfigSchema.extend({
   HTTP_PORT: env.port(8080),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: env.milliseconds(65_000),
   EVENTS_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50051"),
   HISTORY_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50052"),
   CATALOGUE_SERVICE_ADDR: env.serviceAddr("127.0.0.1:50053"),

@@ -56,6 +56,10 @@ async function main(): Promise<void> {
     },
   });
   const server = app.listen(config.HTTP_PORT, () => logger.info({ port: config.HTTP_PORT }, "edge listening"));
+  // Idle keep-alive connections outlive the front proxy's and clients' idle timeouts, so a reused
+  // connection is never closed by the edge just as a request is sent on it.
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const metrics = await startMetricsServer(config.METRICS_PORT);
 
   lifecycle.onShutdown("http", () => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -21,8 +21,21 @@ const eventsLike = defineRoute({
   load: async () => ({ items: [], nextCursor: null }),
 });
 
+// One sub-schema used by two routes' items: zod emits it once, shared.
+const team = z.object({ teamID: z.string(), names: z.object({ long: z.string() }) });
+const teamsLike = defineRoute({
+  path: "/teams/",
+  summary: "Teams",
+  tag: "Catalogue",
+  query: z.object({}),
+  item: z.object({ home: team, away: team }),
+  errors: [],
+  load: async () => ({ items: [], nextCursor: null }),
+});
+const playersLike = defineRoute({ ...teamsLike, path: "/players/", item: z.object({ team }) });
+
 describe("OpenAPI document", () => {
-  const document = buildOpenApiDocument([...edgeRoutes(), eventsLike], "2.0.0");
+  const document = buildOpenApiDocument([...edgeRoutes(), eventsLike, teamsLike, playersLike], "2.0.0");
 
   it("validates against the OpenAPI 3.1 schema", async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
@@ -33,7 +46,14 @@ describe("OpenAPI document", () => {
       string,
       { get: { parameters: Array<Record<string, unknown>>; responses: Record<string, unknown> } }
     >;
-    expect(Object.keys(paths).sort()).toEqual(["/account/usage", "/events/", "/health", "/stream/events"]);
+    expect(Object.keys(paths).sort()).toEqual([
+      "/account/usage",
+      "/events/",
+      "/health",
+      "/players/",
+      "/stream/events",
+      "/teams/",
+    ]);
     const limit = paths["/events/"]?.get.parameters.find((parameter) => parameter.name === "limit");
     expect(limit).toMatchObject({ in: "query", required: false, schema: { maximum: 100, default: 10 } });
     const live = paths["/events/"]?.get.parameters.find((parameter) => parameter.name === "live");
@@ -43,6 +63,12 @@ describe("OpenAPI document", () => {
     );
     expect(Object.keys(paths["/stream/events"]?.get.responses ?? {})).not.toContain("200");
     expect(paths["/health"]?.get).toMatchObject({ security: [] });
+  });
+
+  it("hoists sub-schemas shared between items into components with resolvable refs", () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain("__shared");
+    expect(text).not.toContain('"#/$defs/');
   });
 
   it("publishes the item shapes as components", () => {

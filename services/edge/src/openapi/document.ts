@@ -38,10 +38,25 @@ function schemaNameOf(path: string): string {
 
 type JsonSchema = Record<string, unknown>;
 
-function stripDialect(schema: JsonSchema): JsonSchema {
-  const { $schema: _dialect, ...rest } = schema;
-  void _dialect;
-  return rest;
+const COMPONENTS = "#/components/schemas/";
+
+/**
+ * zod emits sub-schemas shared between items under "__shared" and local ones under "$defs";
+ * OpenAPI wants every named schema in components, so both are hoisted there and refs rewritten.
+ */
+function componentSchemas(generated: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const hoisted: Record<string, JsonSchema> = {};
+  const hoist = (id: string, schema: JsonSchema) => {
+    const { $schema: _dialect, $defs, ...rest } = schema;
+    void _dialect;
+    if (id !== "__shared") hoisted[id] = rest;
+    for (const [defId, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) hoist(defId, def);
+  };
+  for (const [id, schema] of Object.entries(generated)) hoist(id, schema);
+  const text = JSON.stringify(hoisted)
+    .replaceAll(`"${COMPONENTS}__shared#/$defs/`, `"${COMPONENTS}`)
+    .replaceAll('"#/$defs/', `"${COMPONENTS}`);
+  return JSON.parse(text) as Record<string, JsonSchema>;
 }
 
 /**
@@ -105,8 +120,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: "any",
   }) as { schemas: Record<string, JsonSchema> };
-  const schemas: Record<string, JsonSchema> = {};
-  for (const [id, schema] of Object.entries(generated.schemas)) schemas[id] = stripDialect(schema);
+  const schemas = componentSchemas(generated.schemas);
   schemas.ErrorEnvelope = {
     type: "object",
     required: ["success", "error"],
