@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join, relative } from "node:path";
 import { parse } from "yaml";
 import { CHART_DIR, REPO_ROOT, SERVICES } from "./chart-render";
 
@@ -120,6 +121,33 @@ describe("deploy/docker/Dockerfile", () => {
       expect(runtime).toContain(`/app/${workspace}/package.json ${workspace}/`);
     }
   });
+
+  // The runtime stage installs one workspace's dependencies only: a module that works in the monorepo
+  // because another package hoisted it would be missing from that service's image.
+  test.each([...SERVICES, "platform"])(
+    "every module services/%s imports at run time is one of its declared dependencies",
+    (name) => {
+      const dir = join(REPO_ROOT, "services", name);
+      const declared = Object.keys(JSON.parse(read("services", name, "package.json")).dependencies ?? {});
+      const sources = (readdirSync(join(dir, "src"), { recursive: true }) as string[])
+        .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.split("/").includes("testing"))
+        .map((file) => join(dir, "src", file));
+      expect(sources.length).toBeGreaterThan(0);
+      const undeclared = sources.flatMap((file) =>
+        [
+          ...readFileSync(file, "utf8").matchAll(
+            /^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"|require\("([^".][^"]*)"\)/gms,
+          ),
+        ]
+          .map((match) => match[1] ?? match[2])
+          .filter((spec) => !spec.startsWith("node:"))
+          .map((spec) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]))
+          .filter((module) => !builtinModules.includes(module) && !declared.includes(module))
+          .map((module) => `${module} (${relative(dir, file)})`),
+      );
+      expect(undeclared).toEqual([]);
+    },
+  );
 
   test(".dockerignore keeps dependencies, build output, git and local data out of the context", () => {
     const ignored = read(".dockerignore").split("\n");
