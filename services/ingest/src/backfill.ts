@@ -4,7 +4,7 @@
 import type { Logger } from "@odds/platform";
 import { cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
 import type { BookObservation, CycleContent, EventRef } from "./domain/model";
-import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
+import { normaliseCycle, observeSnapshot, type RankedSnapshot } from "./domain/normalise";
 import type { FeedSource } from "./sources/feed-source";
 
 /** Capture began on 2026-08-14 (the contract's history rule 4). */
@@ -37,9 +37,17 @@ export async function buildBackfill(
   for (const source of sources) {
     if (!source.replay) continue;
     for (const snapshot of await source.replay(from, now, sparseBefore)) {
-      const content = normaliseCycle([{ sourceID: source.id, rank: source.rank, snapshot }], { fairOddsBookmakers });
-      observations.push(...content.observations);
-      for (const ref of content.eventRefs) refs.set(ref.eventID, ref);
+      observations.push(...observeSnapshot({ sourceID: source.id, rank: source.rank, snapshot }).observations);
+      for (const league of snapshot.leagues) {
+        for (const event of league.events) {
+          refs.set(event.eventID, {
+            eventID: event.eventID,
+            sportID: league.sportID,
+            leagueID: league.leagueID,
+            startsAtMs: event.startsAt.getTime(),
+          });
+        }
+      }
     }
   }
   // History compares each snapshot with the previous one of its (event, bookmaker, source): oldest first.

@@ -103,6 +103,36 @@ export function contrastColor(hex: string): string {
   return luminance > 0.179 ? "#000000" : "#FFFFFF";
 }
 
+/**
+ * Only the raw per-bookmaker observations of one source's snapshot (what history needs), without
+ * pricing events: the backfill replays thousands of snapshots.
+ */
+export function observeSnapshot(source: RankedSnapshot): { observations: BookObservation[]; rejectedQuotes: number } {
+  const observations: BookObservation[] = [];
+  let rejectedQuotes = 0;
+  for (const league of source.snapshot.leagues) {
+    for (const event of league.events) {
+      for (const book of event.books) {
+        const quotes: QuoteObservation[] = [];
+        for (const quote of book.quotes) {
+          const normalised = normaliseQuote(quote);
+          if (!normalised) rejectedQuotes += 1;
+          else if (normalised.mainLine) quotes.push(toObservation(normalised));
+        }
+        observations.push({
+          eventID: event.eventID,
+          bookmakerID: book.bookmaker,
+          sourceID: source.sourceID,
+          sourceRank: source.rank,
+          observedAtMs: league.lastWriteAt.getTime(),
+          quotes,
+        });
+      }
+    }
+  }
+  return { observations, rejectedQuotes };
+}
+
 export function normaliseCycle(snapshots: RankedSnapshot[], options: NormaliseOptions): CycleContent {
   const byEvent = new Map<string, EventFromSource[]>();
   const leagueWrites = new Map<string, number>();

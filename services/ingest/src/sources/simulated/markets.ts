@@ -188,7 +188,7 @@ function overUnderModel(
 }
 
 /** Every market the event is priced on at `atMs` (pre-match or in play), with true probabilities. */
-export function marketModels(seed: string, event: ScheduledEvent, atMs: number): MarketModel[] {
+export function marketModels(seed: string, event: ScheduledEvent, atMs: number, mainOnly = false): MarketModel[] {
   const state = matchStateAt(seed, event, atMs);
   if (state.phase !== "scheduled" && state.phase !== "delayed" && state.phase !== "live") return [];
   const live = state.phase === "live";
@@ -244,7 +244,7 @@ export function marketModels(seed: string, event: ScheduledEvent, atMs: number):
       ),
     );
   }
-  if (live) return models;
+  if (live || mainOnly) return models;
 
   const periodsPriced: Record<string, string[]> = {
     AUSSIE_RULES: ["1H", "1Q"],

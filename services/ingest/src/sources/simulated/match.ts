@@ -125,6 +125,19 @@ export interface Expectation {
 
 /** The market's view of the game at an instant before kickoff: strengths plus news-driven drift. */
 export function preMatchExpectation(seed: string, event: ScheduledEvent, atMs: number): Expectation {
+  const key = `${seed}|${event.eventID}|${Math.min(atMs, event.actualStartMs)}`;
+  const cached = expectations.get(key);
+  if (cached) return cached;
+  if (expectations.size > 20_000) expectations.clear();
+  const expectation = computeExpectation(seed, event, atMs);
+  expectations.set(key, expectation);
+  return expectation;
+}
+
+/** Pricing asks for the same (event, instant) many times per snapshot. */
+const expectations = new Map<string, Expectation>();
+
+function computeExpectation(seed: string, event: ScheduledEvent, atMs: number): Expectation {
   const profile = profileOf(event);
   const home = strength(seed, teamID(event.home, event.league), event.startsAtMs);
   const away = strength(seed, teamID(event.away, event.league), event.startsAtMs);
@@ -292,8 +305,16 @@ export function playerID(event: ScheduledEvent, _side: "home" | "away", player: 
   return playerIDIn(event.league.leagueID, player);
 }
 
+const playerIDs = new Map<string, string>();
+
 export function playerIDIn(leagueID: string, player: FixturePlayer): string {
-  return `${upperToken(player.name)}_1_${leagueID}`;
+  const key = `${leagueID}|${player.name}`;
+  let id = playerIDs.get(key);
+  if (id === undefined) {
+    id = `${upperToken(player.name)}_1_${leagueID}`;
+    playerIDs.set(key, id);
+  }
+  return id;
 }
 
 /** Expected value of a player's prop stats, before the game. */

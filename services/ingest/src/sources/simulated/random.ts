@@ -16,6 +16,17 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
+/** Uniform in [0, 1) for a precomputed key hash and an integer (hot loops over time slots). */
+export function unitOf(keyHash: number, n: number): number {
+  let h = (keyHash ^ Math.imul(n | 0, 0x9e3779b1) ^ Math.imul(Math.floor(n / 4294967296), 0x85ebca6b)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
 /** Uniform in [0, 1) for the given keys. */
 export function unit(...keys: Array<string | number>): number {
   return hash32(keys.join("|")) / 4294967296;

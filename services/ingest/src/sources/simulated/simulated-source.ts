@@ -5,7 +5,7 @@ import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } f
 import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
 import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
 import { marketModels, type MarketGroup, type MarketModel, type SideProbability } from "./markets";
-import { hash32, unit } from "./random";
+import { hash32, unit, unitOf } from "./random";
 import { eventsBetween, slug, teamID, type ScheduledEvent } from "./schedule";
 
 const MINUTE_MS = 60_000;
@@ -227,20 +227,25 @@ export class SimulatedSource implements FeedSource {
     const phase = matchStateAt(seed, event, atMs).phase;
     if (phase !== "scheduled" && phase !== "delayed" && phase !== "live") return [];
     const quotes: FeedQuote[] = [];
-    const modelsAt = new Map<number, MarketModel[]>();
+    const mainOnly = detail !== "full";
+    const modelsAt = new Map<number, Map<string, MarketModel>>();
     const modelsFor = (instantMs: number) => {
       let models = modelsAt.get(instantMs);
       if (!models) {
-        models = marketModels(seed, event, instantMs);
+        models = new Map(marketModels(seed, event, instantMs, mainOnly).map((m) => [m.key, m]));
         modelsAt.set(instantMs, models);
       }
       return models;
     };
-    const current = modelsFor(atMs);
-    for (const market of current) {
+    const moves = new Map<MarketGroup, number>();
+    for (const market of modelsFor(atMs).values()) {
       if (!this.offers(book, event, market, atMs, phase, detail)) continue;
-      const moveMs = this.lastMoveMs(book, event, market.group, atMs, phase);
-      const priced = modelsFor(moveMs).find((m) => m.key === market.key) ?? market;
+      let moveMs = moves.get(market.group);
+      if (moveMs === undefined) {
+        moveMs = this.lastMoveMs(book, event, market.group, atMs, phase);
+        moves.set(market.group, moveMs);
+      }
+      const priced = modelsFor(moveMs).get(market.key) ?? market;
       const suspended =
         unit(seed, "suspend", book.bookmakerID, event.eventID, market.group, Math.floor(atMs / SLOT_MS)) <
         (phase === "live" ? 0.08 : 0.01);
@@ -316,9 +321,10 @@ export class SimulatedSource implements FeedSource {
     const toKickoff = event.startsAtMs - atMs;
     let chance = phase === "live" ? 0.35 : toKickoff < 3 * HOUR_MS ? 0.15 : toKickoff < 24 * HOUR_MS ? 0.06 : 0.025;
     if (book.kind !== "corporate") chance = Math.min(0.9, chance * 1.6);
+    const keyHash = hash32(`${this.config.seed}|move|${book.bookmakerID}|${event.eventID}|${group}`);
     for (let k = slot; k > slot - FORCED_MOVE_SLOTS; k--) {
       if (k % FORCED_MOVE_SLOTS === 0) return k * SLOT_MS;
-      if (unit(this.config.seed, "move", book.bookmakerID, event.eventID, group, k) < chance) return k * SLOT_MS;
+      if (unitOf(keyHash, k) < chance) return k * SLOT_MS;
     }
     return (slot - FORCED_MOVE_SLOTS) * SLOT_MS;
   }
