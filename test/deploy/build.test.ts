@@ -136,10 +136,14 @@ describe("deploy/docker/Dockerfile", () => {
       const undeclared = sources.flatMap((file) =>
         [
           ...readFileSync(file, "utf8").matchAll(
-            /^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"|require\("([^".][^"]*)"\)/gms,
+            /^\s*(?:import|export)\s+(?!type\b)([^;]*?)\s*from\s+"([^".][^"]*)"|require\("([^".][^"]*)"\)/gms,
           ),
         ]
-          .map((match) => match[1] ?? match[2])
+          // `import { type A, type B } from "x"` is erased by the compiler like `import type`.
+          .filter(
+            (match) => match[3] !== undefined || !/^\{\s*(type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*)+\}$/.test(match[1]),
+          )
+          .map((match) => match[2] ?? match[3])
           .filter((spec) => !spec.startsWith("node:"))
           .map((spec) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]))
           .filter((module) => !builtinModules.includes(module) && !declared.includes(module))
