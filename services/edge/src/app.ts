@@ -52,7 +52,9 @@ function observe(logger: Logger): Middleware {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (ctx as { routePath?: string }).routePath ?? "unmatched";
+      // The matched route pattern (never the raw path), so label cardinality stays bounded.
+      const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+      const route = matched === undefined ? "unmatched" : String(matched);
       const labels = { route, status: String(ctx.status) };
       edgeMetrics.requests.inc(labels);
       edgeMetrics.duration.observe(labels, seconds);

@@ -1,5 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import { testRedisUrl } from "@odds/local";
+import { metricsRegistry } from "@odds/platform";
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
 import { createClient } from "redis";
@@ -310,6 +311,28 @@ describe("rate limits at the edge", () => {
     const refused = await request(server).get("/v2/widgets/").set("x-api-key", entityKey);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lets exactly 50 of 200 parallel HTTP requests through a limit of 50", async () => {
+    const exact = key("lite");
+    fakeUsage.add(exact, "lite", { limits: [{ window: "per-month", maxRequests: 50, maxEntities: undefined }] });
+    await request(server).get("/v2/health"); // warm the app before the burst
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => request(server).get("/v2/widgets/").set("x-api-key", exact)),
+    );
+    expect(responses.filter((res) => res.status === 200)).toHaveLength(50);
+    expect(responses.filter((res) => res.status === 429)).toHaveLength(150);
+  });
+
+  it("counts rate-limit rejections and requests by route and status in Prometheus metrics", async () => {
+    const limited = key("lite");
+    fakeUsage.add(limited, "lite", { limits: [{ window: "per-hour", maxRequests: 1, maxEntities: undefined }] });
+    await request(server).get("/v2/widgets/").set("x-api-key", limited);
+    await request(server).get("/v2/widgets/").set("x-api-key", limited);
+    const text = await metricsRegistry.metrics();
+    expect(text).toMatch(/edge_rate_limit_rejections_total\{tier="lite",window="per-hour"\} [1-9]/);
+    expect(text).toMatch(/edge_http_requests_total\{route="\/v2\/widgets",status="429"\} [1-9]/);
+    expect(text).toMatch(/edge_http_request_duration_seconds_bucket\{le="[^"]+",route="\/v2\/widgets",status="200"\}/);
   });
 
   it("fails closed with 503 when configured and Redis is unreachable", async () => {
