@@ -8,7 +8,7 @@ import type { UsageGateway } from "./gateways/usage.gateway";
 import { writeObject, writePage } from "./http/envelope";
 import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
 import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
-import { parseQuery } from "./http/query";
+import { lenientQuery, parseQuery } from "./http/query";
 import type { RouteDefinition } from "./http/route";
 import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
@@ -123,7 +123,10 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   });
   for (const route of options.routes) {
     router.get(anySlash(route.path), ...keyed(route.errors), async (ctx) => {
-      const params = parseQuery(route.query, ctx.query);
+      // A route whose contract lists no 400 (/sports/) ignores malformed parameters instead.
+      const params = route.errors.includes(400)
+        ? parseQuery(route.query, ctx.query)
+        : lenientQuery(route.query, ctx.query);
       writePage(ctx, await route.load(params, (ctx.state as KeyedState).grant.caller));
     });
   }

@@ -23,3 +23,17 @@ export function parseQuery<S extends z.ZodType>(
     .join("; ");
   throw invalidParams(message);
 }
+
+/** For routes that never answer 400: the parameters that validate, the schema's defaults for the rest. */
+export function lenientQuery<S extends z.ZodType>(
+  schema: S,
+  query: Record<string, string | string[] | undefined>,
+): z.output<S> {
+  const flat = flattenQuery(query);
+  const whole = schema.safeParse(flat);
+  if (whole.success) return whole.data;
+  const rejected = new Set(whole.error.issues.map((issue) => String(issue.path[0] ?? "")));
+  const kept = Object.fromEntries(Object.entries(flat).filter(([name]) => !rejected.has(name)));
+  const partial = schema.safeParse(kept);
+  return partial.success ? partial.data : (schema.parse({}) as z.output<S>);
+}
