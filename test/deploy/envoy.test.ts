@@ -165,6 +165,8 @@ describe.each(VALUES_FILES)("Envoy config rendered with %s", (file) => {
     expect(service.spec.ports[0].targetPort).toBe("public");
     const container = find(rendered[file], "Deployment", nameOf("envoy")).spec.template.spec.containers[0];
     expect(container.args.slice(0, 2)).toEqual(["--config-path", "/etc/envoy/envoy.yaml"]);
+    // Keeps serving while the load balancer drops a terminating pod (no shell in the distroless image).
+    expect(container.lifecycle.preStop.sleep.seconds).toBeGreaterThan(0);
     expect(container.ports.find((p: any) => p.name === "public").containerPort).toBe(
       listener(config(), "public").address.socket_address.port_value,
     );
