@@ -1,0 +1,224 @@
+// Ingest cycles against an in-process gRPC server that implements the three write services and
+// records every request (ingest owns no store: this is the real client, wire and retry path).
+import { catalogue, events, history } from "@odds/proto";
+import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
+import pino from "pino";
+import { runBackfill } from "../src/backfill";
+import { CycleRunner } from "../src/cycle-runner";
+import type { FeedSource } from "../src/sources/feed-source";
+import { DEFAULT_SOURCES_FILE, loadSources } from "../src/sources/sources-file";
+import { GrpcCycleSink } from "../src/writers/grpc-sink";
+
+const logger = pino({ level: "silent" });
+const FAIR = ["pinnacle", "betfair_ex_au"];
+const AT = new Date("2026-11-21T09:00:00Z");
+const NEXT = new Date("2026-11-21T09:02:00Z");
+
+/** What the downstream services received, and failures to inject. */
+class RecordingServices {
+  applyCycle: events.ApplyCycleRequest[] = [];
+  recordQuotes: history.RecordQuotesRequest[] = [];
+  applyCatalogue: catalogue.ApplyCatalogueRequest[] = [];
+  failing = { events: 0, history: 0, catalogue: 0 };
+  lastCycleAtMs = 0;
+
+  private failIfAsked(target: keyof RecordingServices["failing"]): void {
+    if (this.failing[target] > 0) {
+      this.failing[target] -= 1;
+      throw new UnavailableError(`${target} is down (test)`);
+    }
+  }
+
+  bindings() {
+    const eventsImpl: events.EventsServiceServer = {
+      listEvents: unaryHandler(logger, async () => ({ items: [], nextCursor: "", notice: "" })),
+      applyCycle: unaryHandler(logger, async (request: events.ApplyCycleRequest) => {
+        this.failIfAsked("events");
+        this.applyCycle.push(request);
+        this.lastCycleAtMs = request.observedAtMs;
+        return { upserted: request.events.length, unchanged: 0 };
+      }),
+      getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: this.lastCycleAtMs, eventCount: 0 })),
+    };
+    const historyImpl: Pick<history.HistoryServiceServer, "recordQuotes"> = {
+      recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {
+        this.failIfAsked("history");
+        this.recordQuotes.push(request);
+        return { ticksRecorded: 0 };
+      }),
+    };
+    const catalogueImpl: Pick<catalogue.CatalogueServiceServer, "applyCatalogue"> = {
+      applyCatalogue: unaryHandler(logger, async (request: catalogue.ApplyCatalogueRequest) => {
+        this.failIfAsked("catalogue");
+        this.applyCatalogue.push(request);
+        return {};
+      }),
+    };
+    return [
+      { name: "odds.events.v1.EventsService", definition: events.EventsServiceService, implementation: eventsImpl },
+      {
+        name: "odds.history.v1.HistoryService",
+        definition: history.HistoryServiceService,
+        implementation: historyImpl,
+      },
+      {
+        name: "odds.catalogue.v1.CatalogueService",
+        definition: catalogue.CatalogueServiceService,
+        implementation: catalogueImpl,
+      },
+    ];
+  }
+
+  clear(): void {
+    this.applyCycle = [];
+    this.recordQuotes = [];
+    this.applyCatalogue = [];
+  }
+}
+
+describe("ingest cycles over gRPC", () => {
+  let services: RecordingServices;
+  let server: RunningGrpcServer;
+  let sink: GrpcCycleSink;
+  let sources: FeedSource[];
+  const runner = () => new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
+
+  beforeAll(async () => {
+    services = new RecordingServices();
+    server = await startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: services.bindings() });
+    const addr = `127.0.0.1:${server.port}`;
+    // One cockatiel attempt on top of grpc-js's own UNAVAILABLE retries keeps the failure tests quick.
+    sink = new GrpcCycleSink({
+      eventsAddr: addr,
+      historyAddr: addr,
+      catalogueAddr: addr,
+      deadlineMs: 30_000,
+      maxAttempts: 1,
+    });
+    sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
+  });
+
+  afterAll(async () => {
+    sink.close();
+    await server.shutdown(1_000);
+  });
+
+  beforeEach(() => {
+    services.clear();
+    services.failing = { events: 0, history: 0, catalogue: 0 };
+  });
+
+  test("a cycle sends every event with its priced odds, each bookmaker's quotes per source, and the catalogue", async () => {
+    const report = await runner().runCycle(AT);
+    expect(report.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+
+    const sent = services.applyCycle.flatMap((r) => r.events);
+    expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
+    expect(new Set(sent.map((e) => e.leagueId))).toEqual(new Set(["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL"]));
+    const priced = sent.find((e) => Object.keys(e.odds).length > 40) as events.Event;
+    const ml = priced.odds["points-home-game-ml-home"] as events.Odds;
+    expect(ml.bookOdds).toMatch(/^[+-]\d+$/);
+    expect(ml.fairOdds).toMatch(/^[+-]\d+$/);
+    expect(Object.keys(ml.byBookmaker).length).toBeGreaterThan(3);
+    expect(Object.values(priced.odds).some((o) => Object.keys(o.altLines).length > 0)).toBe(true);
+    expect(Object.keys(priced.links?.bookmakers ?? {}).length).toBeGreaterThan(3);
+
+    const snapshots = services.recordQuotes.flatMap((r) => r.snapshots);
+    expect(snapshots.length).toBe(report.snapshots);
+    const betfairSources = new Set(
+      snapshots.filter((s) => s.bookmakerId === "betfair_ex_au").map((s) => `${s.sourceId}:${s.sourceRank}`),
+    );
+    expect(betfairSources).toEqual(new Set(["sim-aggregator:10", "sim-betfair-stream:20"]));
+    const refs = new Set(services.recordQuotes.flatMap((r) => r.events.map((e) => e.eventId)));
+    expect(snapshots.every((s) => refs.has(s.eventId))).toBe(true);
+
+    const [catalogueRequest] = services.applyCatalogue;
+    expect(catalogueRequest?.leagues.map((l) => l.leagueId).sort()).toEqual([
+      "AFL",
+      "A_LEAGUE",
+      "BBL",
+      "EPL",
+      "IPL",
+      "NRL",
+    ]);
+    expect(catalogueRequest?.teams.some((t) => t.teamId === "COLLINGWOOD_MAGPIES_AFL")).toBe(true);
+    expect(catalogueRequest?.events.length).toBe(sent.length);
+  });
+
+  test("replaying the same cycle sends identical payloads under the same cycle id", async () => {
+    await runner().runCycle(AT);
+    const first = { events: services.applyCycle, history: services.recordQuotes, catalogue: services.applyCatalogue };
+    services.clear();
+    await runner().runCycle(AT);
+    expect(services.applyCycle).toEqual(first.events);
+    expect(services.recordQuotes).toEqual(first.history);
+    expect(services.applyCatalogue).toEqual(first.catalogue);
+  });
+
+  test("a transient failure is retried within the cycle and nothing stays pending", async () => {
+    services.failing.history = 2;
+    const report = await runner().runCycle(AT);
+    expect(report.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+    expect(services.recordQuotes.flatMap((r) => r.snapshots).length).toBe(report.snapshots);
+  });
+
+  test("quotes that could not be written are sent first on the next cycle, in order; nothing is lost", async () => {
+    const reference = runner();
+    const expected1 = (await reference.buildCycle(AT)).observations.length;
+    const expected2 = (await reference.buildCycle(NEXT)).observations.length;
+
+    const ingest = runner();
+    services.failing.history = 1_000;
+    const first = await ingest.runCycle(AT);
+    expect(first.pending.history).toBeGreaterThan(0);
+    expect(services.applyCycle.length).toBeGreaterThan(0);
+    expect(services.applyCatalogue.length).toBe(1);
+
+    services.failing.history = 0;
+    const second = await ingest.runCycle(NEXT);
+    expect(second.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+    const observed = services.recordQuotes.flatMap((r) => r.snapshots.map((s) => s.observedAtMs));
+    expect(observed.length).toBe(expected1 + expected2);
+    expect(observed.slice(0, expected1).every((ms) => ms <= AT.getTime())).toBe(true);
+    expect(observed.slice(expected1).every((ms) => ms > AT.getTime() - 120_000)).toBe(true);
+  });
+
+  test("events that could not be written are re-sent with the next cycle's newer state", async () => {
+    const ingest = runner();
+    services.failing.events = 1_000;
+    const first = await ingest.runCycle(AT);
+    expect(first.pending.events).toBe(first.events);
+    services.failing.events = 0;
+    await ingest.runCycle(NEXT);
+    const sent = services.applyCycle.flatMap((r) => r.events);
+    expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:02:00.000Z"))).toBe(true);
+    expect(sent.length).toBeGreaterThanOrEqual(first.events);
+    expect(new Set(sent.map((e) => e.eventId)).size).toBe(sent.length);
+  });
+
+  test("backfill writes history oldest first and finished events, and is skipped once events applied a cycle", async () => {
+    services.lastCycleAtMs = 0;
+    const ingest = runner();
+    const from = new Date(AT.getTime() - 5 * 86_400_000);
+    const report = await runBackfill(
+      { sources, sink, runner: ingest, logger, fairOddsBookmakers: FAIR },
+      { from, now: AT },
+    );
+    expect(report.skipped).toBe(false);
+    const observed = services.recordQuotes.flatMap((r) => r.snapshots.map((s) => s.observedAtMs));
+    expect(observed.length).toBe(report.snapshots);
+    expect(observed).toEqual([...observed].sort((a, b) => a - b));
+    expect(observed[0]).toBeGreaterThanOrEqual(from.getTime());
+    const finished = services.applyCycle.flatMap((r) => r.events);
+    expect(finished.length).toBe(report.events);
+    expect(finished.every((e) => e.status?.finalized || e.status?.cancelled)).toBe(true);
+
+    services.clear();
+    const again = await runBackfill(
+      { sources, sink, runner: runner(), logger, fairOddsBookmakers: FAIR },
+      { from, now: AT },
+    );
+    expect(again.skipped).toBe(true);
+    expect(services.recordQuotes).toEqual([]);
+  });
+});
