@@ -73,7 +73,8 @@ export function helmTemplateText(chartDir: string, valuesFile: ValuesFile, extra
 export function parseManifests(text: string): K8sObject[] {
   return parseAllDocuments(text)
     .map((doc) => {
-      if (doc.errors.length > 0) throw new Error(`rendered YAML does not parse: ${doc.errors[0].message}`);
+      const [error] = doc.errors;
+      if (error) throw new Error(`rendered YAML does not parse: ${error.message}`);
       return doc.toJS() as K8sObject | null;
     })
     .filter((obj): obj is K8sObject => obj !== null);
