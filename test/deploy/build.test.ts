@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
+import { validate as lintDockerfile } from "dockerfile-utils";
 import { parse } from "yaml";
 import { CHART_DIR, REPO_ROOT, SERVICES } from "./chart-render";
 
@@ -98,6 +99,12 @@ describe("deploy/docker/Dockerfile", () => {
   const dockerfile = read("deploy", "docker", "Dockerfile");
   const stages = dockerfile.split(/^FROM /m).slice(1);
   const runtime = stages.at(-1)!;
+
+  test("has no errors or warnings by the Dockerfile validator of the Docker language server (dockerfile-utils)", () => {
+    const problems = lintDockerfile(dockerfile, {}).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    expect(problems).toEqual([]);
+    expect(lintDockerfile("FROM node:20\nCOPY package.json\n", {}).length).toBeGreaterThan(0);
+  });
 
   test("is multi-stage: the build stage runs npm ci and the whole build, the runtime stage installs production dependencies only", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
