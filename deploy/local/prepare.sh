@@ -21,7 +21,7 @@ for check in deploy/envoy/validate:envoy-validate test/deploy/kube-strict:kube-s
   src=${check%%:*} bin=$PWD/.tools/bin/${check##*:}
   if [[ ! -x $bin || $src/main.go -nt $bin || $src/go.sum -nt $bin ]]; then
     echo "building $bin from $src..."
-    (cd "$src" && go build -trimpath -o "$bin" .)
+    (cd "$src" && go build -buildvcs=false -trimpath -o "$bin" .)
   fi
 done
 npm run build --silent
