@@ -186,6 +186,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     expect(archiver.command.at(-1)).toBe("services/history/dist/archiver.js");
     expect(archiver.image).toBe(container(objects(), "history").image);
     expect(cron.spec.concurrencyPolicy).toBe("Forbid");
+    expect(envOf(archiver).METRICS_PORT.value).toBe("0");
     expect(Object.keys(envOf(archiver))).toEqual(
       expect.arrayContaining(["HISTORY_LIVE_MONGODB_URI", "HISTORY_ARCHIVE_MONGODB_URI"]),
     );
