@@ -3,6 +3,8 @@ import { status as GrpcStatus } from "@grpc/grpc-js";
 import { hasGrpcStatus } from "@odds/platform";
 import type { common, usage } from "@odds/proto";
 import type { UsageGateway } from "../gateways/usage.gateway";
+import type { WindowQuota } from "../ratelimit/rate-limiter";
+import { RATE_WINDOWS } from "../ratelimit/windows";
 
 /** What the edge knows about the key behind a request once it is resolved. */
 export interface KeyGrant {
@@ -13,6 +15,8 @@ export interface KeyGrant {
   plan: usage.Plan;
   /** The plan as every read RPC receives it. */
   caller: common.Caller;
+  /** The plan's rate-limit windows (null = unlimited). */
+  quotas: WindowQuota[];
 }
 
 /** The key sent in `x-api-key` (header names are case-insensitive) or the `apiKey` query parameter. */
@@ -24,6 +28,13 @@ export function presentedApiKey(
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const key = fromHeader ?? query.get("apiKey") ?? undefined;
   return key && key.trim().length > 0 ? key.trim() : undefined;
+}
+
+export function quotasOf(plan: usage.Plan): WindowQuota[] {
+  return RATE_WINDOWS.map((window) => {
+    const limit = plan.limits.find((candidate) => candidate.window === window);
+    return { window, maxRequests: limit?.maxRequests ?? null, maxEntities: limit?.maxEntities ?? null };
+  });
 }
 
 export function callerFromPlan(keyID: string, plan: usage.Plan): common.Caller {
@@ -83,6 +94,7 @@ export class KeyAccess {
       key: resolved.key,
       plan: resolved.plan,
       caller: callerFromPlan(resolved.key.keyId, resolved.plan),
+      quotas: quotasOf(resolved.plan),
     };
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(keyID, { keyHash, grant, expiresAtMs: nowMs + this.ttlMs });

@@ -1,10 +1,8 @@
 import type { Logger } from "@odds/platform";
-import type { usage } from "@odds/proto";
 import type { Middleware } from "koa";
 import { presentedApiKey, type KeyAccess, type KeyGrant } from "../access/api-key";
 import type { UsageRecorder } from "../access/usage-recorder";
-import { RateLimiterUnavailableError, type RateLimiter, type WindowQuota } from "../ratelimit/rate-limiter";
-import { RATE_WINDOWS, type RateWindow } from "../ratelimit/windows";
+import { RateLimiterUnavailableError, type RateLimiter } from "../ratelimit/rate-limiter";
 import { edgeMetrics } from "../system/metrics";
 import { ApiError, inactiveApiKey, invalidApiKey, serviceUnavailable } from "./errors";
 
@@ -13,13 +11,6 @@ export interface KeyedState {
   grant: KeyGrant;
   /** Objects in `data`, set by the envelope writer. */
   entities?: number;
-}
-
-export function quotasOf(plan: usage.Plan): WindowQuota[] {
-  return RATE_WINDOWS.map((window: RateWindow) => {
-    const limit = plan.limits.find((candidate) => candidate.window === window);
-    return { window, maxRequests: limit?.maxRequests ?? null, maxEntities: limit?.maxEntities ?? null };
-  });
 }
 
 /** 401 for a missing or unknown key, 403 for a deactivated one; otherwise the key's grant goes on ctx.state. */
@@ -42,7 +33,7 @@ export function authenticate(access: KeyAccess): Middleware {
 export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, logger: Logger): Middleware {
   return async (ctx, next) => {
     const state = ctx.state as KeyedState;
-    const quotas = quotasOf(state.grant.plan);
+    const quotas = state.grant.quotas;
     let admission;
     try {
       admission = await limiter.admit(state.grant.keyID, quotas);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "@odds/platform";
 import type { createClient } from "redis";
-import { RATE_WINDOWS, secondsUntilReset, windowAt, type RateWindow, type WindowSpan } from "./windows";
+import { secondsUntilReset, windowAt, type RateWindow, type WindowSpan } from "./windows";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -254,5 +254,3 @@ export class RateLimiter {
     }
   }
 }
-
-export { RATE_WINDOWS };

@@ -1,8 +1,7 @@
 import type { usage } from "@odds/proto";
 import { z } from "zod";
 import type { UsageGateway } from "../gateways/usage.gateway";
-import type { KeyGrant } from "../access/api-key";
-import { quotasOf } from "../http/keyed";
+import { quotasOf, type KeyGrant } from "../access/api-key";
 import type { RoutePage } from "../http/route";
 import type { RateLimiter, WindowCount } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS, type RateWindow } from "../ratelimit/windows";
