@@ -98,6 +98,7 @@ export function podSpecs(objects: K8sObject[]): { owner: string; spec: any }[] {
     if (o.kind === "Deployment") return [{ owner: `Deployment/${o.metadata.name}`, spec: o.spec.template.spec }];
     if (o.kind === "CronJob")
       return [{ owner: `CronJob/${o.metadata.name}`, spec: o.spec.jobTemplate.spec.template.spec }];
+    if (o.kind === "Pod") return [{ owner: `Pod/${o.metadata.name}`, spec: o.spec }];
     return [];
   });
 }

@@ -111,7 +111,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
 
   test("pods run as non-root with a read-only root filesystem, no privilege escalation, no capabilities and RuntimeDefault seccomp", () => {
     const pods = podSpecs(objects());
-    expect(pods).toHaveLength(8); // six services, Envoy, the archiver
+    expect(pods).toHaveLength(9); // six services, Envoy, the archiver, the `helm test` pod
     for (const { owner, spec } of pods) {
       expect({ owner, runAsNonRoot: spec.securityContext.runAsNonRoot }).toEqual({ owner, runAsNonRoot: true });
       expect(spec.securityContext.seccompProfile.type).toBe("RuntimeDefault");
