@@ -149,6 +149,16 @@ describe("API keys", () => {
     expect(fakeUsage.resolveCalls - before).toBe(1);
   });
 
+  it("caches an unknown key too, so repeated bad keys do not reach the usage service each time", async () => {
+    const before = fakeUsage.resolveCalls;
+    for (let i = 0; i < 3; i += 1) {
+      expect((await request(server).get("/v2/widgets/").set("x-api-key", "odds_base_repeated_bad_key")).status).toBe(
+        401,
+      );
+    }
+    expect(fakeUsage.resolveCalls - before).toBe(1);
+  });
+
   it("never writes the key to the request log, even sent as a query parameter", async () => {
     const secret = key("base");
     fakeUsage.add(secret, "base");

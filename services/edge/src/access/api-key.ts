@@ -53,14 +53,15 @@ export function callerFromPlan(keyID: string, plan: usage.Plan): common.Caller {
 
 interface CachedGrant {
   keyHash: Buffer;
-  grant: KeyGrant;
+  /** undefined: the usage service does not know the key (cached too, so a flood of one bad key stays at the edge). */
+  grant: KeyGrant | undefined;
   expiresAtMs: number;
 }
 
 /**
  * Resolves keys to their plan through the usage service and caches the answer for a few
- * seconds. Keys are hashed on arrival; the cache is addressed by keyID and the full hash
- * is compared in constant time. Unknown keys resolve to undefined.
+ * seconds (unknown keys as well). Keys are hashed on arrival; the cache is addressed by keyID
+ * and the full hash is compared in constant time. Unknown keys resolve to undefined.
  */
 export class KeyAccess {
   private readonly cache = new Map<string, CachedGrant>();
@@ -82,7 +83,7 @@ export class KeyAccess {
       resolved = await this.usage.resolveKey(keyHash.toString("hex"));
     } catch (err) {
       if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
-        this.cache.delete(keyID);
+        this.remember(keyID, keyHash, undefined, nowMs);
         return undefined;
       }
       throw err;
@@ -96,8 +97,12 @@ export class KeyAccess {
       caller: callerFromPlan(resolved.key.keyId, resolved.plan),
       quotas: quotasOf(resolved.plan),
     };
+    this.remember(keyID, keyHash, grant, nowMs);
+    return grant;
+  }
+
+  private remember(keyID: string, keyHash: Buffer, grant: KeyGrant | undefined, nowMs: number): void {
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(keyID, { keyHash, grant, expiresAtMs: nowMs + this.ttlMs });
-    return grant;
   }
 }
