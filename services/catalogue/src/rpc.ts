@@ -134,12 +134,8 @@ export function toCycle(req: catalogue.ApplyCatalogueRequest): CatalogueCycle {
       sportID: e.sportId,
       leagueID: e.leagueId,
       active: e.active,
-      markets: e.markets.map((m) => ({
-        oddID: m.oddId,
-        bookmakerIDs: m.bookmakerIds,
-        ...(m.playerId ? { playerID: m.playerId } : {}),
-        ...(m.teamId ? { teamID: m.teamId } : {}),
-      })),
+      // A side's player or team is recognised from the cycle's players and teams (see Catalogue.defineMarkets).
+      markets: e.markets.map((m) => ({ oddID: m.oddId, bookmakerIDs: m.bookmakerIds })),
     })),
   };
 }

@@ -35,8 +35,9 @@ export class CatalogueService {
   ): Promise<CatalogueService> {
     const now = options.now ?? Date.now;
     const { snapshot, revision } = await store.load();
-    logger.info({ revision, events: snapshot.events.length, markets: snapshot.markets.length }, "catalogue loaded");
-    return new CatalogueService(store, logger, options, Catalogue.fromSnapshot(snapshot, now()), revision);
+    const catalogue = Catalogue.fromSnapshot(snapshot, now());
+    logger.info({ revision, events: snapshot.events.length, markets: catalogue.markets.size }, "catalogue loaded");
+    return new CatalogueService(store, logger, options, catalogue, revision);
   }
 
   /** Applies one ingest cycle. Idempotent: replaying it writes nothing. */
@@ -47,7 +48,9 @@ export class CatalogueService {
         try {
           const now = (this.options.now ?? Date.now)();
           const changes = this.catalogue.plan(cycle, now - this.options.eventTtlMs);
-          if (countChanges(changes) > 0) this.revision = await this.store.save(changes);
+          if (countChanges(changes) > 0) {
+            this.revision = await this.store.save(changes, (kind, id) => this.catalogue.has(kind, id));
+          }
           this.catalogue.commit(
             changes,
             now,

@@ -1,12 +1,6 @@
 import stableStringify from "safe-stable-stringify";
-import {
-  ActivityLedger,
-  normalizeEventState,
-  sameEventState,
-  type EventMarketState,
-  type EventState,
-} from "./activity";
-import { deriveMarket, type MarketDefinition } from "./market-definition";
+import { ActivityLedger, normalizeEventState, sameEventState, type EventState } from "./activity";
+import { deriveMarket, parseOddID, type MarketDefinition } from "./market-definition";
 
 export interface SportRecord {
   sportID: string;
@@ -49,15 +43,6 @@ export interface StatRecord {
   sportIDs: string[];
 }
 
-export interface IncomingMarket extends EventMarketState {
-  playerID?: string;
-  teamID?: string;
-}
-
-export interface IncomingEvent extends Omit<EventState, "markets"> {
-  markets: IncomingMarket[];
-}
-
 /** One ingest cycle: the catalogue entities it read and the current state of every event it carries. */
 export interface CatalogueCycle {
   sports: SportRecord[];
@@ -65,7 +50,7 @@ export interface CatalogueCycle {
   teams: TeamRecord[];
   players: PlayerRecord[];
   stats: StatRecord[];
-  events: IncomingEvent[];
+  events: EventState[];
 }
 
 /** What a cycle changes: only these records need writing. */
@@ -79,8 +64,11 @@ export interface CatalogueChanges {
   events: EventState[];
 }
 
-/** Everything the store holds has the same shape as a set of changes. */
-export type CatalogueSnapshot = CatalogueChanges;
+/** What the store holds: market definitions are not stored, they are derived again from the events. */
+export type CatalogueSnapshot = Omit<CatalogueChanges, "markets">;
+
+/** Record kinds the store persists, each keyed by its own id. */
+export type StoredKind = keyof CatalogueSnapshot;
 
 export function countChanges(changes: CatalogueChanges): number {
   return Object.values(changes).reduce((total: number, records: unknown[]) => total + records.length, 0);
@@ -112,9 +100,10 @@ export class Catalogue {
       teams: snapshot.teams.map((team) => mergeTeam(undefined, team)),
       players: snapshot.players.map((player) => mergePlayer(undefined, player)),
       stats: snapshot.stats.map((stat) => mergeStat(undefined, stat)),
-      markets: snapshot.markets,
+      markets: [],
       events: snapshot.events.map(normalizeEventState),
     };
+    canonical.markets = catalogue.defineMarkets(canonical.events, canonical);
     catalogue.commit(canonical, now, []);
     return catalogue;
   }
@@ -133,23 +122,17 @@ export class Catalogue {
       markets: [],
       events: [],
     };
-    const playerNames = new Map(cycle.players.map((p) => [p.playerID, p.name]));
-    const newMarkets = new Map<string, MarketDefinition>();
     const carried = new Set<string>();
-    for (const incoming of cycle.events) {
+    const events = cycle.events.map(normalizeEventState);
+    changes.markets = this.defineMarkets(events, cycle);
+    const defined = new Set(changes.markets.map((market) => market.oddID));
+    for (const incoming of events) {
       carried.add(incoming.eventID);
-      for (const market of incoming.markets) {
-        if (this.markets.has(market.oddID) || newMarkets.has(market.oddID)) continue;
-        const playerName = market.playerID
-          ? (playerNames.get(market.playerID) ?? this.players.get(market.playerID)?.name)
-          : undefined;
-        const definition = deriveMarket(market.oddID, { playerID: market.playerID, teamID: market.teamID, playerName });
-        if (definition) newMarkets.set(market.oddID, definition);
-      }
-      const next = normalizeEventState({
+      // An oddID that does not follow the grammar is not a market: it is left out of the event.
+      const next = {
         ...incoming,
-        markets: incoming.markets.filter((m) => newMarkets.has(m.oddID) || this.markets.has(m.oddID)),
-      });
+        markets: incoming.markets.filter((m) => defined.has(m.oddID) || this.markets.has(m.oddID)),
+      };
       if (!sameEventState(this.events.get(next.eventID), next)) changes.events.push(next);
     }
     for (const [eventID, state] of this.events) {
@@ -157,16 +140,42 @@ export class Catalogue {
         changes.events.push({ ...state, active: false });
       }
     }
-    changes.markets = [...newMarkets.values()];
     return changes;
+  }
+
+  /** Whether the store already holds this record (a new one can be inserted rather than replaced). */
+  has(kind: StoredKind, id: string): boolean {
+    return kind === "events" ? this.events.has(id) : this[kind].has(id);
+  }
+
+  /**
+   * Definitions of the oddIDs not defined yet. The statEntityID is a player or a team when the
+   * cycle or the store lists one with that id, so a restart derives exactly the same markets.
+   */
+  defineMarkets(events: EventState[], listed: Pick<CatalogueCycle, "players" | "teams">): MarketDefinition[] {
+    const players = new Map(listed.players.map((player) => [player.playerID, player.name]));
+    const teams = new Set(listed.teams.map((team) => team.teamID));
+    const definitions = new Map<string, MarketDefinition>();
+    for (const event of events) {
+      for (const { oddID } of event.markets) {
+        if (this.markets.has(oddID) || definitions.has(oddID)) continue;
+        const entity = parseOddID(oddID)?.statEntityID ?? "";
+        const playerName = players.get(entity) ?? this.players.get(entity)?.name;
+        const definition = deriveMarket(oddID, {
+          ...(playerName !== undefined ? { playerID: entity, playerName } : {}),
+          ...(teams.has(entity) || this.teams.has(entity) ? { teamID: entity } : {}),
+        });
+        if (definition) definitions.set(oddID, definition);
+      }
+    }
+    return [...definitions.values()];
   }
 
   /** Applies planned (and persisted) changes; `carried` are the events the cycle mentioned. */
   commit(changes: CatalogueChanges, now: number, carried: Iterable<string>): void {
     for (const sport of changes.sports) this.sports.set(sport.sportID, sport);
     for (const league of changes.leagues) this.leagues.set(league.leagueID, league);
-    for (const team of changes.teams) this.teams.set(team.teamID, team);
-    for (const player of changes.players) this.players.set(player.playerID, player);
+    for (const record of [...changes.teams, ...changes.players]) this.commitEntity(record);
     for (const stat of changes.stats) this.stats.set(stat.statID, stat);
     for (const market of changes.markets) this.markets.set(market.oddID, market);
     for (const event of changes.events) {
@@ -177,6 +186,11 @@ export class Catalogue {
     }
     for (const eventID of carried) if (this.events.get(eventID)?.active) this.lastSeenAt.set(eventID, now);
     this.sorted.clear();
+  }
+
+  private commitEntity(record: TeamRecord | PlayerRecord): void {
+    if ("playerID" in record) this.players.set(record.playerID, record);
+    else this.teams.set(record.teamID, record);
   }
 
   /** A collection's records ordered by their id, cached until the next commit. */
