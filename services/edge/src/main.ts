@@ -5,6 +5,7 @@ import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
 import { edgeConfigSchema } from "./config";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
+import { EventsGateway } from "./gateways/events.gateway";
 import { UsageGateway } from "./gateways/usage.gateway";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     config.DOWNSTREAM_DEADLINE_MS,
   );
   const usage = new UsageGateway(clients.usage);
+  const eventsGateway = new EventsGateway(clients.events);
 
   // Commands fail at once while Redis is down (no offline queue), so the limiter can fail open or closed.
   const redis = createClient({
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
       version,
       startedAtMs: Date.now(),
       staleAfterMs: config.PIPELINE_STALE_AFTER_MS,
-      events: clients.events,
+      feedStatus: () => eventsGateway.feedStatus(),
       rateLimiterReachable: () => limiter.isReachable(),
     },
   });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { KeyAccess } from "../src/access/api-key";
 import { UsageRecorder } from "../src/access/usage-recorder";
 import { createEdgeApp } from "../src/app";
+import { EventsGateway } from "../src/gateways/events.gateway";
 import { UsageGateway } from "../src/gateways/usage.gateway";
 import { pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
@@ -83,7 +84,7 @@ function app(options: { retired?: boolean; failMode?: "open" | "closed"; limiter
       version: "2.0.0",
       startedAtMs: Date.now() - 5_000,
       staleAfterMs: 600_000,
-      events: downstreams.eventsClient,
+      feedStatus: () => new EventsGateway(downstreams.eventsClient).feedStatus(),
       rateLimiterReachable: () => true,
     },
   });

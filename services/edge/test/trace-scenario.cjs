@@ -20,6 +20,7 @@ const { createEdgeApp } = require(join(repo, "services/edge/dist/app.js"));
 const { KeyAccess } = require(join(repo, "services/edge/dist/access/api-key.js"));
 const { UsageRecorder } = require(join(repo, "services/edge/dist/access/usage-recorder.js"));
 const { UsageGateway } = require(join(repo, "services/edge/dist/gateways/usage.gateway.js"));
+const { EventsGateway } = require(join(repo, "services/edge/dist/gateways/events.gateway.js"));
 const { RateLimiter } = require(join(repo, "services/edge/dist/ratelimit/rate-limiter.js"));
 
 const API_KEY = process.env.TRACE_API_KEY;
@@ -81,7 +82,7 @@ async function main() {
       version: "2.0.0",
       startedAtMs: Date.now(),
       staleAfterMs: 600000,
-      events: eventsClient,
+      feedStatus: () => new EventsGateway(eventsClient).feedStatus(),
       rateLimiterReachable: () => true,
     },
   });

@@ -1,4 +1,3 @@
-import { callUnary } from "@odds/platform";
 import type { events } from "@odds/proto";
 
 export type PipelineState = "healthy" | "stale" | "empty";
@@ -23,7 +22,8 @@ export interface HealthSources {
   version: string;
   startedAtMs: number;
   staleAfterMs: number;
-  events: events.EventsServiceClient;
+  /** The events service's last applied ingest cycle (EventsGateway.feedStatus). */
+  feedStatus: () => Promise<events.FeedStatus>;
   rateLimiterReachable: () => boolean;
 }
 
@@ -33,7 +33,11 @@ export async function healthReport(sources: HealthSources, nowMs = Date.now()): 
   let pipeline: PipelineState = "stale";
   let eventsReachable = true;
   try {
-    const feed = await callUnary(sources.events, sources.events.getFeedStatus, {}, { deadline: nowMs + 2_000 });
+    // A probe must answer quickly even when the events service hangs.
+    const feed = await Promise.race([
+      sources.feedStatus(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("feed status timed out")), 2_000).unref()),
+    ]);
     pipeline = pipelineState(feed.lastCycleAtMs, nowMs, sources.staleAfterMs);
   } catch {
     eventsReachable = false;
