@@ -246,3 +246,33 @@ describe("catalogue routes through the running stack", () => {
     expect(replay.body.message).toContain("cursor");
   });
 });
+
+describe("catalogue fed by ingest", () => {
+  async function waitFor<T>(read: () => Promise<T | undefined>): Promise<T> {
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    throw new Error("ingest never fed the catalogue");
+  }
+
+  test("the simulated feed's sports carry active events and main markets with Australian bookmakers", async () => {
+    const aussieRules = await waitFor(async () => {
+      const res = await getV2("/sports/", { tier: "internal" });
+      return res.body.data.find((sport: any) => sport.sportID === "AUSSIE_RULES" && sport.activeEvents > 0);
+    });
+    expect(aussieRules.enabled).toBe(true);
+    const res = await getV2("/markets/?leagueID=AFL&isMainMarket=true", { tier: "internal" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((m: any) => m.oddID)).toEqual(
+      expect.arrayContaining(["points-home-game-ml-home", "points-away-game-ml-away"]),
+    );
+    for (const market of res.body.data) {
+      expect(market).toMatchObject({ isMainMarket: true, isProp: false, isSupported: true });
+      expect(market.activeEvents).toBeGreaterThan(0);
+      expect(Object.keys(market.support)).toEqual(["AFL"]);
+      expect(market.bookmakers.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -150,18 +150,23 @@ export class Catalogue {
 
   /**
    * Definitions of the oddIDs not defined yet. The statEntityID is a player or a team when the
-   * cycle or the store lists one with that id, so a restart derives exactly the same markets.
+   * cycle or the store lists one with that id, and the stat's display name comes from the stats,
+   * so a restart derives exactly the same markets.
    */
-  defineMarkets(events: EventState[], listed: Pick<CatalogueCycle, "players" | "teams">): MarketDefinition[] {
+  defineMarkets(events: EventState[], listed: Pick<CatalogueCycle, "players" | "teams" | "stats">): MarketDefinition[] {
     const players = new Map(listed.players.map((player) => [player.playerID, player.name]));
     const teams = new Set(listed.teams.map((team) => team.teamID));
+    const stats = new Map(listed.stats.map((stat) => [stat.statID, stat.displays.long]));
     const definitions = new Map<string, MarketDefinition>();
     for (const event of events) {
       for (const { oddID } of event.markets) {
         if (this.markets.has(oddID) || definitions.has(oddID)) continue;
-        const entity = parseOddID(oddID)?.statEntityID ?? "";
+        const parts = parseOddID(oddID);
+        const entity = parts?.statEntityID ?? "";
         const playerName = players.get(entity) ?? this.players.get(entity)?.name;
+        const statName = stats.get(parts?.statID ?? "") || this.stats.get(parts?.statID ?? "")?.displays.long;
         const definition = deriveMarket(oddID, {
+          ...(statName ? { statName } : {}),
           ...(playerName !== undefined ? { playerID: entity, playerName } : {}),
           ...(teams.has(entity) || this.teams.has(entity) ? { teamID: entity } : {}),
         });

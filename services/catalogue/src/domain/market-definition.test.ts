@@ -84,6 +84,13 @@ describe("market derivation from the oddID", () => {
     expect(market.marketGroupName).toBe("John Smith Goals Over/Under");
   });
 
+  test("the group name uses the stat's display name when it is known", () => {
+    expect(deriveMarket("bothteamstoscore-all-game-yn-yes", { statName: "Both Teams To Score" })!.marketGroupName).toBe(
+      "Both Teams To Score Yes/No",
+    );
+    expect(deriveMarket("bothteamstoscore-all-game-yn-yes")!.marketGroupName).toBe("Bothteamstoscore Yes/No");
+  });
+
   test("period names read as words", () => {
     expect(periodName("1h")).toBe("1st Half");
     expect(periodName("2q")).toBe("2nd Quarter");

@@ -34,6 +34,8 @@ export interface MarketHints {
   teamID?: string;
   /** Display name of the player, for the group name of a player prop. */
   playerName?: string;
+  /** Long display name of the stat ("Both Teams To Score"); otherwise built from the statID. */
+  statName?: string;
 }
 
 const FULL_GAME = "game";
@@ -132,7 +134,7 @@ export function deriveMarket(oddID: string, hints: MarketHints = {}): MarketDefi
   const isProp = !mainShape;
   const groupID = marketGroupID(parts);
   const betTypeName = BET_TYPE_NAMES[parts.betTypeID] ?? parts.betTypeID.toUpperCase();
-  const marketGroupName = [entityName(parts, hints, groupID), statName(parts.statID), betTypeName]
+  const marketGroupName = [entityName(parts, hints, groupID), hints.statName || statName(parts.statID), betTypeName]
     .filter((word) => word.length > 0)
     .join(" ")
     .concat(isSubPeriod ? ` (${periodName(parts.periodID)})` : "");
