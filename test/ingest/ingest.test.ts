@@ -51,7 +51,7 @@ describe("ingest's feed in the running stack", () => {
   });
 
   it("records every tick kind: open, move, limit (exchange stake) and close", async () => {
-    const after = new Date(Date.now() - 20 * DAY_MS).toISOString();
+    const after = new Date(Date.now() - 6.5 * DAY_MS).toISOString();
     const before = new Date(Date.now() - 3 * DAY_MS).toISOString();
     const finished = await eventsWhere(
       `includeFinished=true&finalized=true&startsAfter=${after}&startsBefore=${before}&limit=10`,

@@ -10,8 +10,8 @@ import type { FeedSource } from "./sources/feed-source";
 /** Capture began on 2026-08-14 (the contract's history rule 4). */
 export const CAPTURE_START = new Date("2026-08-14T00:00:00Z");
 const DAY_MS = 86_400_000;
-/** Older than the live history tier: backfilled with moneylines only. */
-const LIVE_TIER_DAYS = 28;
+/** Events older than this are backfilled with moneylines only (the stack must come up in about 2 minutes). */
+const MAIN_MARKETS_DAYS = 7;
 
 export interface BackfillReport {
   skipped: boolean;
@@ -31,7 +31,7 @@ export async function buildBackfill(
   now: Date,
   fairOddsBookmakers: readonly string[],
 ): Promise<CycleContent> {
-  const sparseBefore = new Date(now.getTime() - LIVE_TIER_DAYS * DAY_MS);
+  const sparseBefore = new Date(now.getTime() - MAIN_MARKETS_DAYS * DAY_MS);
   const observations: BookObservation[] = [];
   const refs = new Map<string, EventRef>();
   for (const source of sources) {

@@ -28,7 +28,7 @@ export interface BatchLimits {
   quotesPerCall: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshotsPerCall: 5000, quotesPerCall: 60_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshotsPerCall: 2000, quotesPerCall: 30_000 };
 
 export interface CycleReport {
   cycleID: string;
@@ -126,8 +126,10 @@ export class CycleRunner {
   async flush(): Promise<Record<WriteTarget, number>> {
     const { sink, logger, observer } = this.deps;
     const attempt = async (target: WriteTarget, write: () => Promise<void>): Promise<boolean> => {
+      const started = Date.now();
       try {
         await write();
+        logger.debug({ target, ms: Date.now() - started }, "write done");
         return true;
       } catch (err) {
         observer?.writeFailed(target);

@@ -80,12 +80,16 @@ export class SimulatedSource implements FeedSource {
     for (const league of LEAGUES) {
       for (const event of eventsBetween(this.config.seed, league, from.getTime(), toMs + CARRY_AHEAD_MS)) {
         const detail: SnapshotDetail = event.startsAtMs < moneylineBefore.getTime() ? "moneyline" : "main";
-        const instants = [
-          event.startsAtMs - 96 * HOUR_MS,
-          event.startsAtMs - 12 * MINUTE_MS,
-          event.startsAtMs - 3 * MINUTE_MS,
-          endMs(event) + 5 * MINUTE_MS,
-        ];
+        // Old events: opening and closing prices only; recent ones also two late looks (moves and limit changes).
+        const instants =
+          detail === "moneyline"
+            ? [event.startsAtMs - 96 * HOUR_MS, event.startsAtMs - 3 * MINUTE_MS, endMs(event) + 5 * MINUTE_MS]
+            : [
+                event.startsAtMs - 96 * HOUR_MS,
+                event.startsAtMs - 12 * MINUTE_MS,
+                event.startsAtMs - 3 * MINUTE_MS,
+                endMs(event) + 5 * MINUTE_MS,
+              ];
         for (const instant of instants) {
           if (instant < from.getTime() || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
           const list = observations.get(instant) ?? [];
@@ -286,7 +290,7 @@ export class SimulatedSource implements FeedSource {
   ): boolean {
     if (!book.groups.includes(market.group)) return false;
     if (detail === "main" && market.group !== "main") return false;
-    if (detail === "moneyline" && (market.group !== "main" || !market.betType.startsWith("ML"))) return false;
+    if (detail === "moneyline" && !isHeadlineMoneyline(event, market)) return false;
     if (
       book.kind === "exchange" &&
       market.group === "main" &&
@@ -322,8 +326,10 @@ export class SimulatedSource implements FeedSource {
     let chance = phase === "live" ? 0.35 : toKickoff < 3 * HOUR_MS ? 0.15 : toKickoff < 24 * HOUR_MS ? 0.06 : 0.025;
     if (book.kind !== "corporate") chance = Math.min(0.9, chance * 1.6);
     const keyHash = hash32(`${this.config.seed}|move|${book.bookmakerID}|${event.eventID}|${group}`);
+    // The forced reprice is staggered per book and market group, so no cycle moves everything at once.
+    const offset = keyHash % FORCED_MOVE_SLOTS;
     for (let k = slot; k > slot - FORCED_MOVE_SLOTS; k--) {
-      if (k % FORCED_MOVE_SLOTS === 0) return k * SLOT_MS;
+      if ((k + offset) % FORCED_MOVE_SLOTS === 0) return k * SLOT_MS;
       if (unitOf(keyHash, k) < chance) return k * SLOT_MS;
     }
     return (slot - FORCED_MOVE_SLOTS) * SLOT_MS;
@@ -398,6 +404,12 @@ export class SimulatedSource implements FeedSource {
     const roll = unit(seed, "limit", book.bookmakerID, event.eventID, market.key, Math.floor(atMs / (2 * HOUR_MS)));
     return Math.round((base * (0.8 + roll * 0.4)) / 50) * 50;
   }
+}
+
+/** The one market a sparse backfill keeps: the 3-way result for soccer, the moneyline elsewhere. */
+function isHeadlineMoneyline(event: ScheduledEvent, market: MarketModel): boolean {
+  if (market.group !== "main") return false;
+  return market.betType === (event.league.sportID === "SOCCER" ? "ML3WAY" : "ML");
 }
 
 const FEED_STATES: Record<MatchPhase, FeedEvent["state"]> = {
