@@ -290,16 +290,19 @@ describe("catalogue service against a real store", () => {
         "points-home-game-sp-home",
       ]);
       expect(await markets({ isMainMarket: false })).toHaveLength(10);
+      expect(await markets({ isMainMarket: undefined })).toHaveLength(16);
     });
 
     test("isSubPeriod true, false and omitted", async () => {
       expect(await markets({ isSubPeriod: true })).toEqual(["points-all-1q-ou-over", "points-all-1q-ou-under"]);
       expect(await markets({ isSubPeriod: false })).toHaveLength(14);
+      expect(await markets({ isSubPeriod: undefined })).toHaveLength(16);
     });
 
     test("isProp true, false and omitted, and propType", async () => {
       const props = await markets({ isProp: true });
       expect(props).toHaveLength(8);
+      expect(await markets({ isProp: undefined })).toHaveLength(16);
       expect(await markets({ isProp: false })).toEqual([
         "points-all-1q-ou-over",
         "points-all-1q-ou-under",
