@@ -138,28 +138,33 @@ export class CycleRunner {
       }
     };
 
-    while (this.historyQueue.length > 0) {
-      const batch = this.historyQueue[0] as HistoryBatch;
-      if (!(await attempt("history", () => sink.recordQuotes(batch.refs, batch.observations)))) break;
-      this.historyQueue.shift();
-    }
-
-    if (this.pendingEvents.size > 0 && this.pendingEventsCycle) {
+    // The three targets are independent: a slow or failing one does not hold the others back.
+    const flushHistory = async () => {
+      while (this.historyQueue.length > 0) {
+        const batch = this.historyQueue[0] as HistoryBatch;
+        if (!(await attempt("history", () => sink.recordQuotes(batch.refs, batch.observations)))) return;
+        this.historyQueue.shift();
+      }
+    };
+    const flushEvents = async () => {
+      if (this.pendingEvents.size === 0 || !this.pendingEventsCycle) return;
       const { cycleID, observedAtMs } = this.pendingEventsCycle;
       const events = [...this.pendingEvents.values()];
       const batchCount = Math.ceil(events.length / this.limits.eventsPerCall);
       for (let i = 0; i < batchCount; i++) {
         const batch = events.slice(i * this.limits.eventsPerCall, (i + 1) * this.limits.eventsPerCall);
         const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
-        if (!(await attempt("events", () => sink.applyEvents(batchID, observedAtMs, batch)))) break;
+        if (!(await attempt("events", () => sink.applyEvents(batchID, observedAtMs, batch)))) return;
         for (const event of batch) this.pendingEvents.delete(event.eventID);
       }
-    }
-
-    const catalogue = this.pendingCatalogue;
-    if (catalogue && (await attempt("catalogue", () => sink.applyCatalogue(catalogue.cycleID, catalogue.content)))) {
-      this.pendingCatalogue = undefined;
-    }
+    };
+    const flushCatalogue = async () => {
+      const catalogue = this.pendingCatalogue;
+      if (catalogue && (await attempt("catalogue", () => sink.applyCatalogue(catalogue.cycleID, catalogue.content)))) {
+        this.pendingCatalogue = undefined;
+      }
+    };
+    await Promise.all([flushHistory(), flushEvents(), flushCatalogue()]);
 
     const pending: Record<WriteTarget, number> = {
       history: this.historyQueue.length,
