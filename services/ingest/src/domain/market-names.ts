@@ -46,7 +46,7 @@ export function marketName(
   context: { playerName?: string; teamName?: string; sportID: string },
 ): string {
   const period = parts.periodID === "game" ? "" : `${periodName(parts.periodID).long} `;
-  const stat = statName(parts.statID).long;
+  const stat = context.sportID === "CRICKET" && parts.statID === "points" ? "Runs" : statName(parts.statID).long;
   if (context.playerName) {
     const kind = parts.betTypeID === "yn" ? `Anytime ${stat} Yes/No` : `${stat} Over/Under`;
     return `${context.playerName} ${period}${kind}`;
@@ -61,7 +61,7 @@ export function marketName(
     case "ou":
       if (parts.statEntityID === "home" || parts.statEntityID === "away")
         return `${context.teamName ?? titleCase(parts.statEntityID)} ${period}Team Total`;
-      return `${period}${parts.statID === "points" ? "Total" : stat} Over/Under`;
+      return `${period}${parts.statID === "points" ? (context.sportID === "CRICKET" ? "Runs" : "Total") : stat} Over/Under`;
     case "eo":
       return `${period}Total Odd/Even`;
     case "yn":

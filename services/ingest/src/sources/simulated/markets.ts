@@ -258,9 +258,10 @@ export function marketModels(seed: string, event: ScheduledEvent, atMs: number, 
     const base = `POINTS|ALL|${periodToken}`;
     if (sport === "CRICKET") {
       // Innings markets: runs scored by whichever side bats.
-      const line = halfLine(outlook.totalMean / 2);
+      // Only one side bats in an innings, so the period's total is that side's runs.
+      const line = halfLine(outlook.totalMean);
       const innings = normalOutlookForInnings(
-        outlook.totalMean / 2,
+        outlook.totalMean,
         profile.totalSd * 0.55 * Math.sqrt(period?.share ? period.share / 0.5 : 1),
       );
       models.push(

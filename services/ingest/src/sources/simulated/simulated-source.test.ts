@@ -2,13 +2,22 @@ import type { FeedEvent, FeedSnapshot } from "../feed-source";
 import { BOOKMAKERS } from "./bookmakers";
 import { LEAGUES } from "./fixtures";
 import { eventsBetween, type ScheduledEvent } from "./schedule";
-import { SimulatedSource } from "./simulated-source";
+import { SimulatedSource, withMargin } from "./simulated-source";
 
 const ALL_BOOKS = BOOKMAKERS.map((b) => b.bookmakerID);
 const at = new Date("2026-11-21T09:00:00Z");
 const source = (seed = "test-seed", extra: Partial<ConstructorParameters<typeof SimulatedSource>[0]> = {}) =>
   new SimulatedSource({ id: "sim", rank: 10, seed, bookmakers: ALL_BOOKS, lagSeconds: 0, quietLeagues: [], ...extra });
 const events = (snapshot: FeedSnapshot): FeedEvent[] => snapshot.leagues.flatMap((l) => l.events);
+
+describe("bookmaker margin", () => {
+  test("the power method hits the overround and loads longshots more than favourites", () => {
+    const implied = withMargin([0.85, 0.15], 1.06);
+    expect((implied[0] ?? 0) + (implied[1] ?? 0)).toBeCloseTo(1.06, 6);
+    expect((implied[1] ?? 0) / 0.15).toBeGreaterThan((implied[0] ?? 0) / 0.85);
+    expect(withMargin([0.5, 0.5], 1.05)).toEqual([expect.closeTo(0.525, 6), expect.closeTo(0.525, 6)]);
+  });
+});
 
 describe("the simulated source", () => {
   let snapshot: FeedSnapshot;

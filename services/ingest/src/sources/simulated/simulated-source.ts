@@ -343,8 +343,11 @@ export class SimulatedSource implements FeedSource {
     detail: SnapshotDetail,
   ): Array<{ line?: number; mainLine: boolean }> {
     if (market.mainLine === undefined) return [{ mainLine: true }];
+    // Corporate books shade big-number lines (football points, runs, disposals) by a point now and
+    // then; low-scoring lines (soccer goals, wickets, shots) are the same everywhere.
     const shadeRoll = unit(this.config.seed, "shade", book.bookmakerID, event.eventID, market.key, moveMs);
-    const shade = book.kind === "corporate" ? (shadeRoll < 0.15 ? -1 : shadeRoll > 0.85 ? 1 : 0) : 0;
+    const shadeable = book.kind === "corporate" && event.league.sportID !== "SOCCER" && Math.abs(market.mainLine) >= 3;
+    const shade = shadeable ? (shadeRoll < 0.15 ? -1 : shadeRoll > 0.85 ? 1 : 0) : 0;
     const main = market.mainLine + shade * (market.lineStep ?? 1);
     const lines: Array<{ line?: number; mainLine: boolean }> = [{ line: main, mainLine: true }];
     const altAllowed = book.altLines && detail === "full" && market.group !== "special" && market.betType !== "ML";
@@ -376,11 +379,11 @@ export class SimulatedSource implements FeedSource {
       return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + bias)));
     });
     const sum = shaded.reduce((a, b) => a + b, 0);
-    const overround = overroundFor(book, market.group, sides.length);
-    return sides.map((side, i) => {
-      const implied = Math.min(0.99, ((shaded[i] ?? 0) / sum) * overround);
-      return { ...side, decimal: onLadder(book, 1 / implied) };
-    });
+    const implied = withMargin(
+      shaded.map((p) => p / sum),
+      overroundFor(book, market.group, sides.length),
+    );
+    return sides.map((side, i) => ({ ...side, decimal: onLadder(book, 1 / Math.min(0.99, implied[i] ?? 0.99)) }));
   }
 
   private maxStake(
@@ -404,6 +407,22 @@ export class SimulatedSource implements FeedSource {
     const roll = unit(seed, "limit", book.bookmakerID, event.eventID, market.key, Math.floor(atMs / (2 * HOUR_MS)));
     return Math.round((base * (0.8 + roll * 0.4)) / 50) * 50;
   }
+}
+
+/**
+ * Builds a bookmaker's margin in with the power method: implied = p^e with e < 1 chosen so the
+ * sides sum to the overround. Longshots carry relatively more margin than favourites, as on real books.
+ */
+export function withMargin(probabilities: number[], overround: number): number[] {
+  let low = 0.2;
+  let high = 1;
+  for (let i = 0; i < 30; i++) {
+    const exponent = (low + high) / 2;
+    const total = probabilities.reduce((sum, p) => sum + p ** exponent, 0);
+    if (total > overround) low = exponent;
+    else high = exponent;
+  }
+  return probabilities.map((p) => p ** ((low + high) / 2));
 }
 
 /** The one market a sparse backfill keeps: the 3-way result for soccer, the moneyline elsewhere. */
