@@ -180,7 +180,8 @@ export class Catalogue {
   commit(changes: CatalogueChanges, now: number, carried: Iterable<string>): void {
     for (const sport of changes.sports) this.sports.set(sport.sportID, sport);
     for (const league of changes.leagues) this.leagues.set(league.leagueID, league);
-    for (const record of [...changes.teams, ...changes.players]) this.commitEntity(record);
+    for (const team of changes.teams) this.teams.set(team.teamID, team);
+    for (const player of changes.players) this.players.set(player.playerID, player);
     for (const stat of changes.stats) this.stats.set(stat.statID, stat);
     for (const market of changes.markets) this.markets.set(market.oddID, market);
     for (const event of changes.events) {
@@ -190,12 +191,7 @@ export class Catalogue {
       else this.lastSeenAt.delete(event.eventID);
     }
     for (const eventID of carried) if (this.events.get(eventID)?.active) this.lastSeenAt.set(eventID, now);
-    this.sorted.clear();
-  }
-
-  private commitEntity(record: TeamRecord | PlayerRecord): void {
-    if ("playerID" in record) this.players.set(record.playerID, record);
-    else this.teams.set(record.teamID, record);
+    if (countChanges(changes) > 0) this.sorted.clear();
   }
 
   /** A collection's records ordered by their id, cached until the next commit. */

@@ -1,6 +1,14 @@
 import { CursorCodec, InvalidArgumentError } from "@odds/platform";
 import { z } from "zod";
-import type { Catalogue, LeagueRecord, PlayerRecord, SportRecord, StatRecord, TeamRecord } from "./catalogue";
+import {
+  compareIDs,
+  type Catalogue,
+  type LeagueRecord,
+  type PlayerRecord,
+  type SportRecord,
+  type StatRecord,
+  type TeamRecord,
+} from "./catalogue";
 import { matchesOddIDFilter, PROP_TYPES, type MarketDefinition, type PropType } from "./market-definition";
 import { bookmakerVisible, leagueVisible, sportVisible, type PlanScope } from "./visibility";
 
@@ -205,7 +213,7 @@ export class CatalogueReads {
         ...market,
         isSupported: bookmakers.size > 0,
         activeEvents,
-        support: Object.fromEntries(Object.entries(support).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        support: Object.fromEntries(Object.entries(support).sort(([a], [b]) => compareIDs(a, b))),
         bookmakers: [...bookmakers].sort(),
       };
     };
