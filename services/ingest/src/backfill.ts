@@ -50,8 +50,10 @@ export async function buildBackfill(
       }
     }
   }
-  // History compares each snapshot with the previous one of its (event, bookmaker, source): oldest first.
-  observations.sort((a, b) => a.observedAtMs - b.observedAtMs);
+  // History compares each snapshot with the previous one of its (event, bookmaker, source), so each
+  // event's snapshots go oldest first; grouping them by event keeps every book's whole replay in one
+  // call, so history persists each book's state once rather than once per call.
+  observations.sort((a, b) => a.eventID.localeCompare(b.eventID) || a.observedAtMs - b.observedAtMs);
 
   const finished: RankedSnapshot[] = [];
   for (const source of sources) {

@@ -175,7 +175,10 @@ export class CycleRunner {
     return pending;
   }
 
-  /** Splits observations into calls of bounded size, keeping their order. */
+  /**
+   * Splits observations into calls of bounded size, keeping their order. A call ends at an event
+   * boundary where it can (up to twice the limit), so one book's snapshots travel together.
+   */
   private historyBatches(content: CycleContent): HistoryBatch[] {
     const refs = new Map(content.eventRefs.map((r) => [r.eventID, r]));
     const batches: HistoryBatch[] = [];
@@ -189,11 +192,13 @@ export class CycleRunner {
       quotes = 0;
     };
     for (const observation of content.observations) {
-      if (
+      const full =
         current.length >= this.limits.snapshotsPerCall ||
-        quotes + observation.quotes.length > this.limits.quotesPerCall
-      )
-        close();
+        quotes + observation.quotes.length > this.limits.quotesPerCall;
+      const overfull =
+        current.length >= 2 * this.limits.snapshotsPerCall ||
+        quotes + observation.quotes.length > 2 * this.limits.quotesPerCall;
+      if (overfull || (full && current.at(-1)?.eventID !== observation.eventID)) close();
       current.push(observation);
       quotes += observation.quotes.length;
     }

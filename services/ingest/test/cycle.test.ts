@@ -196,7 +196,7 @@ describe("ingest cycles over gRPC", () => {
     expect(new Set(sent.map((e) => e.eventId)).size).toBe(sent.length);
   });
 
-  test("backfill writes history oldest first and finished events, and is skipped once events applied a cycle", async () => {
+  test("backfill writes each book's history oldest first and the finished events, and is skipped once events applied a cycle", async () => {
     services.lastCycleAtMs = 0;
     const ingest = runner();
     const from = new Date(AT.getTime() - 5 * 86_400_000);
@@ -205,10 +205,15 @@ describe("ingest cycles over gRPC", () => {
       { from, now: AT },
     );
     expect(report.skipped).toBe(false);
-    const observed = services.recordQuotes.flatMap((r) => r.snapshots.map((s) => s.observedAtMs));
-    expect(observed.length).toBe(report.snapshots);
-    expect(observed).toEqual([...observed].sort((a, b) => a - b));
-    expect(observed[0]).toBeGreaterThanOrEqual(from.getTime());
+    const snapshots = services.recordQuotes.flatMap((r) => r.snapshots);
+    expect(snapshots.length).toBe(report.snapshots);
+    const byBook = new Map<string, number[]>();
+    for (const s of snapshots) {
+      const key = `${s.eventId}|${s.bookmakerId}|${s.sourceId}`;
+      byBook.set(key, [...(byBook.get(key) ?? []), s.observedAtMs]);
+    }
+    for (const instants of byBook.values()) expect(instants).toEqual([...instants].sort((a, b) => a - b));
+    expect(Math.min(...snapshots.map((s) => s.observedAtMs))).toBeGreaterThanOrEqual(from.getTime());
     const finished = services.applyCycle.flatMap((r) => r.events);
     expect(finished.length).toBe(report.events);
     expect(finished.every((e) => e.status?.finalized || e.status?.cancelled)).toBe(true);
