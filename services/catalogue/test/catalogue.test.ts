@@ -376,7 +376,7 @@ describe("catalogue service against a real store", () => {
       });
     });
 
-    test("the plan hides other leagues and removes bookmakers outside its allow-list from support and bookmakers", async () => {
+    test("the plan hides other leagues; bookmakers outside its allow-list leave support, bookmakers and activeEvents", async () => {
       const afl = (await list("listMarkets", { caller: callers.aflOnly, oddIds: ["points-home-game-ml-home"] })).items;
       expect(afl[0]).toMatchObject({
         activeEvents: 2,
@@ -385,9 +385,23 @@ describe("catalogue service against a real store", () => {
       });
       // Priced only by tab: unsupported for a plan that sees only sportsbet.
       expect(await markets({ oddIds: ["points-home-game-sp-home"] }, callers.aflOnly)).toEqual([]);
-      expect(await markets({ oddIds: ["points-home-game-sp-home"], isSupported: false }, callers.aflOnly)).toEqual([
-        "points-home-game-sp-home",
+      const hiddenBook = await list("listMarkets", {
+        caller: callers.aflOnly,
+        oddIds: ["points-home-game-sp-home"],
+        isSupported: false,
+      });
+      expect(hiddenBook.items).toEqual([
+        expect.objectContaining({ oddID: "points-home-game-sp-home", activeEvents: 0, support: {}, bookmakers: [] }),
       ]);
+      // Only events priced by a bookmaker in the plan count: both AFL events, via sportsbet.
+      const overs = await list("listMarkets", { caller: callers.aflOnly, oddIds: ["points-all-game-ou-over"] });
+      expect(overs.items[0]).toMatchObject({ activeEvents: 2, bookmakers: ["sportsbet"] });
+      const cameron = await list("listMarkets", {
+        caller: callers.aflOnly,
+        oddIds: ["disposals-JEREMY_CAMERON_1_AFL-game-ou-over"],
+        isSupported: false,
+      });
+      expect(cameron.items[0]).toMatchObject({ activeEvents: 0 });
       expect(await markets({ bookmakerIds: ["ladbrokes"] }, callers.aflOnly)).toEqual([]);
       expect(await markets({}, callers.nrlOnly)).toEqual(["points-away-game-ml-away", "points-home-game-ml-home"]);
       expect(await markets({ sportIds: ["SOCCER"] }, callers.aflOnly)).toEqual([]);

@@ -29,6 +29,8 @@ export interface MarketLeagueActivity {
   activeEvents: number;
   /** bookmakerID -> active events in this league it prices the market on. */
   bookmakers: Map<string, number>;
+  /** Those events and who prices the market on each, to count them for a bookmaker allow-list. */
+  pricedOn: Map<string, readonly string[]>;
 }
 
 /** Canonical form of an incoming event: markets and bookmakers sorted and de-duplicated. */
@@ -86,6 +88,8 @@ export class ActivityLedger {
       if (market.bookmakerIDs.length === 0) continue;
       const activity = this.marketLeague(market.oddID, state.leagueID, state.sportID);
       activity.activeEvents += sign;
+      if (sign > 0) activity.pricedOn.set(state.eventID, market.bookmakerIDs);
+      else activity.pricedOn.delete(state.eventID);
       for (const bookmakerID of market.bookmakerIDs) bump(activity.bookmakers, bookmakerID, sign);
     }
   }
@@ -94,7 +98,11 @@ export class ActivityLedger {
     let leagues = this.markets.get(oddID);
     if (!leagues) this.markets.set(oddID, (leagues = new Map()));
     let activity = leagues.get(leagueID);
-    if (!activity) leagues.set(leagueID, (activity = { leagueID, sportID, activeEvents: 0, bookmakers: new Map() }));
+    if (!activity)
+      leagues.set(
+        leagueID,
+        (activity = { leagueID, sportID, activeEvents: 0, bookmakers: new Map(), pricedOn: new Map() }),
+      );
     return activity;
   }
 }

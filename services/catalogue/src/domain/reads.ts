@@ -1,5 +1,6 @@
 import { CursorCodec, InvalidArgumentError } from "@odds/platform";
 import { z } from "zod";
+import type { MarketLeagueActivity } from "./activity";
 import {
   compareIDs,
   type Catalogue,
@@ -195,7 +196,7 @@ export class CatalogueReads {
         if (!leagueVisible(scope, activity.leagueID, activity.sportID)) continue;
         if (!within(query.leagueIDs, activity.leagueID) || !within(query.sportIDs, activity.sportID)) continue;
         inView = true;
-        activeEvents += activity.activeEvents;
+        activeEvents += scope.bookmakerIDs === null ? activity.activeEvents : pricedByVisible(scope, activity);
         const leagueSupport: Record<string, true> = {};
         for (const bookmakerID of [...activity.bookmakers.keys()].sort()) {
           if (!bookmakerVisible(scope, bookmakerID)) continue;
@@ -239,6 +240,15 @@ export class CatalogueReads {
       render,
     );
   }
+}
+
+/** Events on which a bookmaker the plan can see prices the market. */
+function pricedByVisible(scope: PlanScope, activity: MarketLeagueActivity): number {
+  let events = 0;
+  for (const bookmakerIDs of activity.pricedOn.values()) {
+    if (bookmakerIDs.some((bookmakerID) => bookmakerVisible(scope, bookmakerID))) events++;
+  }
+  return events;
 }
 
 function renderTeam(team: TeamRecord): object {
