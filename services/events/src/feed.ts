@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
+import { setImmediate as yieldToReads } from "node:timers/promises";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
-import stableStringify from "safe-stable-stringify";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, PreparedEvent } from "./readModel";
+import { type EventReadModel, type FeedState, PreparedEvent } from "./readModel";
+import { renderEvent } from "./render";
 import type { EventStore, StoredEvent } from "./store";
 
 export interface CycleResult {
@@ -16,11 +17,14 @@ export interface FeedStatus {
   eventCount: number;
 }
 
-/** Hash of an event's content, independent of map insertion order. */
-export function contentHashOf(event: events.Event): string {
-  return createHash("sha256")
-    .update(stableStringify(events.Event.toJSON(event)) ?? "")
-    .digest("base64url");
+/**
+ * The event as the contract renders it, and a hash of that rendering. Rendering sorts every map,
+ * so the hash does not depend on the order ingest built them in.
+ */
+export function renderForStore(event: events.Event): StoredEvent & { json: string } {
+  const contract = renderEvent(event);
+  const json = JSON.stringify(contract);
+  return { contract, json, contentHash: createHash("sha256").update(json).digest("base64url") };
 }
 
 /**
@@ -55,21 +59,20 @@ export class EventFeed {
       try {
         await this.refresh();
         const latest = new Map<string, events.Event>();
-        for (const event of cycle.events) latest.set(event.eventId, withSourceWriteTime(event, cycle.observedAtMs));
+        for (const event of cycle.events) latest.set(event.eventId, event);
         const changed: StoredEvent[] = [];
         for (const event of latest.values()) {
-          const contentHash = contentHashOf(event);
-          if (this.model.contentHash(event.eventId) !== contentHash) changed.push({ event, contentHash });
+          const rendered = renderForStore(withSourceWriteTime(event, cycle.observedAtMs));
+          if (this.model.contentHash(event.eventId) !== rendered.contentHash) changed.push(rendered);
+          // Rendering a large cycle is CPU work; let reads in between events.
+          await yieldToReads();
         }
         const previous = this.model.feedState;
         const version = changed.length > 0 ? previous.version + 1 : previous.version;
         if (changed.length > 0) await this.store.upsertEvents(changed, version);
-        const state = { version, cycleId: cycle.cycleId, lastCycleAtMs: Date.now() };
+        const state: FeedState = { version, cycleId: cycle.cycleId, lastCycleAtMs: Date.now() };
         await this.store.writeFeedState({ ...state, observedAtMs: cycle.observedAtMs });
-        this.model.apply(
-          changed.map(({ event, contentHash }) => new PreparedEvent(event, contentHash)),
-          state,
-        );
+        this.model.apply(await prepare(changed), state);
         readModelEvents.set(this.model.size);
         const result = { upserted: changed.length, unchanged: cycle.events.length - changed.length };
         appliedEvents.inc({ result: "upserted" }, result.upserted);
@@ -97,19 +100,17 @@ export class EventFeed {
     await this.queue.catch(() => undefined);
   }
 
-  /** Loads whatever changed since the model's version; a no-op (one small read) when nothing did. */
+  /** Loads whatever changed since the model's version; one small read when nothing did. */
   private async refresh(): Promise<void> {
     const stored = await this.store.readFeedState();
     const held = this.model.feedState;
-    if (stored.version === held.version && held.version !== 0) {
-      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], { ...held, ...pick(stored) });
+    const state: FeedState = { version: stored.version, cycleId: stored.cycleId, lastCycleAtMs: stored.lastCycleAtMs };
+    if (stored.version === held.version) {
+      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], state);
       return;
     }
     const changed = await this.store.loadEventsSince(held.version);
-    this.model.apply(
-      changed.map(({ event, contentHash }) => new PreparedEvent(event, contentHash)),
-      pick(stored),
-    );
+    this.model.apply(await prepare(changed), state);
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
   }
@@ -121,8 +122,14 @@ export class EventFeed {
   }
 }
 
-function pick(state: { version: number; cycleId: string; lastCycleAtMs: number }) {
-  return { version: state.version, cycleId: state.cycleId, lastCycleAtMs: state.lastCycleAtMs };
+/** Builds the served renderings, yielding between events so reads keep flowing. */
+async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
+  const prepared: PreparedEvent[] = [];
+  for (const { contract, contentHash } of changed) {
+    prepared.push(new PreparedEvent(contract, contentHash));
+    await yieldToReads();
+  }
+  return prepared;
 }
 
 /** info.lastUpdatedAt defaults to the cycle's source write time when ingest leaves it unset. */

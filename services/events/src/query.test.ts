@@ -12,7 +12,7 @@ import {
   shapeEvent,
   shapeFor,
 } from "./query";
-import { oddsState, renderEvent } from "./render";
+import { renderEvent } from "./render";
 
 const ALL: PlanScope = { sportIDs: null, leagueIDs: null, bookmakerIDs: null, fairOdds: true };
 
@@ -33,8 +33,7 @@ function query(overrides: Partial<EventQuery> = {}): EventQuery {
 }
 
 function facts(options: Parameters<typeof eventProto>[0]) {
-  const event = eventProto(options);
-  return factsOf(event, oddsState(event));
+  return factsOf(renderEvent(eventProto(options)));
 }
 
 describe("selectsEvent", () => {

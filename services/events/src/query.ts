@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { events } from "@odds/proto";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
 /**
@@ -65,22 +64,24 @@ export interface EventFacts {
   playerIDs: ReadonlySet<string>;
 }
 
-export function factsOf(event: events.Event, odds: { oddsPresent: boolean; oddsAvailable: boolean }): EventFacts {
-  const playerIDs = new Set(Object.values(event.players).map((player) => player.playerId));
-  for (const side of Object.values(event.odds)) if (side.playerId) playerIDs.add(side.playerId);
+export function factsOf(event: ContractEvent): EventFacts {
+  const playerIDs = new Set(Object.keys(event.players));
+  for (const side of Object.values(event.odds)) if (side.playerID) playerIDs.add(side.playerID);
+  const teamIDs = [event.teams.home?.teamID, event.teams.away?.teamID].filter((id): id is string => !!id);
   return {
-    eventID: event.eventId,
-    sportID: event.sportId,
-    leagueID: event.leagueId,
+    eventID: event.eventID,
+    sportID: event.sportID,
+    leagueID: event.leagueID,
     type: event.type,
-    startsAtMs: event.status?.startsAtMs ?? 0,
-    started: event.status?.started ?? false,
-    ended: event.status?.ended ?? false,
-    live: event.status?.live ?? false,
-    cancelled: event.status?.cancelled ?? false,
-    finalized: event.status?.finalized ?? false,
-    ...odds,
-    teamIDs: new Set([event.home?.teamId, event.away?.teamId].filter((id): id is string => !!id)),
+    startsAtMs: Date.parse(event.status.startsAt),
+    started: event.status.started,
+    ended: event.status.ended,
+    live: event.status.live,
+    cancelled: event.status.cancelled,
+    finalized: event.status.finalized,
+    oddsPresent: event.status.oddsPresent,
+    oddsAvailable: event.status.oddsAvailable,
+    teamIDs: new Set(teamIDs),
     playerIDs,
   };
 }

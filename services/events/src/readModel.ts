@@ -1,5 +1,4 @@
 import { CursorCodec } from "@odds/platform";
-import type { events } from "@odds/proto";
 import {
   compareOrder,
   cursorBinding,
@@ -20,41 +19,39 @@ import {
   shapeFor,
   type PlanScope,
 } from "./query";
-import { type ContractEvent, oddsState, renderEvent } from "./render";
+import type { ContractEvent } from "./render";
 
-/** An event's JSON split around the value of info.stale, which is decided at serve time. */
+/** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
 interface RenderedJson {
-  head: Buffer;
-  tail: Buffer;
+  fresh: Buffer;
+  stale?: Buffer;
 }
 
-const STALE_MARKER = '"stale":false';
-const TRUE = Buffer.from("true");
-const FALSE = Buffer.from("false");
+const FRESH_MARKER = '"stale":false';
+const STALE_MARKER = '"stale":true';
 /** Plan-driven renderings kept per event per cycle (tiers x include flags); request-specific shapes are not cached. */
 const MAX_CACHED_SHAPES = 12;
 
-function splitAtStale(contract: ContractEvent): RenderedJson {
-  const json = JSON.stringify(contract);
-  const at = json.indexOf(STALE_MARKER, json.indexOf('"info":'));
-  const valueAt = at + STALE_MARKER.length - "false".length;
-  return { head: Buffer.from(json.slice(0, valueAt)), tail: Buffer.from(json.slice(at + STALE_MARKER.length)) };
+/** The same JSON with info.stale true (info precedes odds, so the first marker after "info" is the field). */
+function markedStale(fresh: Buffer): Buffer {
+  const json = fresh.toString("utf8");
+  const at = json.indexOf(FRESH_MARKER, json.indexOf('"info":'));
+  return Buffer.from(json.slice(0, at) + STALE_MARKER + json.slice(at + FRESH_MARKER.length));
 }
 
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
 export class PreparedEvent {
   readonly facts: EventFacts;
-  readonly contract: ContractEvent;
   readonly lastUpdatedAtMs: number;
   private readonly renderings = new Map<string, RenderedJson>();
 
+  /** `contract` is the full rendering (alternate lines and fair prices included, info.stale false). */
   constructor(
-    event: events.Event,
+    readonly contract: ContractEvent,
     readonly contentHash: string,
   ) {
-    this.contract = renderEvent(event);
-    this.facts = factsOf(event, oddsState(event));
-    this.lastUpdatedAtMs = event.info?.lastUpdatedAtMs ?? 0;
+    this.facts = factsOf(contract);
+    this.lastUpdatedAtMs = Date.parse(contract.info.lastUpdatedAt);
     this.rendered(FULL_SHAPE);
   }
 
@@ -62,15 +59,17 @@ export class PreparedEvent {
     const key = shapeCacheKey(shape);
     const cached = key === undefined ? undefined : this.renderings.get(key);
     if (cached) return cached;
-    const rendering = splitAtStale(shapeEvent(this.contract, shape));
+    const rendering = { fresh: Buffer.from(JSON.stringify(shapeEvent(this.contract, shape))) };
     if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, rendering);
     return rendering;
   }
 
-  /** The event's contract JSON for this shape, with info.stale as of `nowMs`. */
+  /** The event's contract JSON for this shape, with info.stale as of `nowMs`; cached shapes cost no copy. */
   json(shape: OddsShape, nowMs: number): Buffer {
-    const { head, tail } = this.rendered(shape);
-    return Buffer.concat([head, isStale(this.lastUpdatedAtMs, nowMs) ? TRUE : FALSE, tail]);
+    const rendering = this.rendered(shape);
+    if (!isStale(this.lastUpdatedAtMs, nowMs)) return rendering.fresh;
+    rendering.stale ??= markedStale(rendering.fresh);
+    return rendering.stale;
   }
 }
 

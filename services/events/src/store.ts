@@ -1,11 +1,17 @@
+import { promisify } from "node:util";
+import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
-import { events } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
+import type { ContractEvent } from "./render";
+
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
 
 /**
- * The events database: one document per event (the Event proto as bytes, because alternate
- * lines are keyed by values such as "45.5" that cannot be document keys) and one feed-state
- * document whose version tells every replica when to reload.
+ * The events database: one document per event holding its full contract JSON, compressed
+ * (alternate lines are keyed by values such as "45.5" that cannot be field names, and an event
+ * with every bookmaker's price is large), plus one feed-state document whose version tells every
+ * replica when to reload.
  */
 
 interface EventDocument {
@@ -16,7 +22,8 @@ interface EventDocument {
   sportId: string;
   leagueId: string;
   startsAtMs: number;
-  event: Binary;
+  /** The full contract Event as UTF-8 JSON, raw-deflated. */
+  contract: Binary;
 }
 
 interface FeedStateDocument {
@@ -28,7 +35,9 @@ interface FeedStateDocument {
 }
 
 export interface StoredEvent {
-  event: events.Event;
+  contract: ContractEvent;
+  /** JSON.stringify(contract), when the caller already has it. */
+  json?: string;
   contentHash: string;
 }
 
@@ -46,7 +55,8 @@ export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
   ],
 };
 
-const WRITE_BATCH = 200;
+// FerretDB v1 stalls on one bulkWrite replacing ~100 existing documents; small batches stay fast.
+const WRITE_BATCH = 25;
 
 export class EventStore {
   private readonly events: Collection<EventDocument>;
@@ -78,27 +88,34 @@ export class EventStore {
   /** Events changed by cycles newer than `version` (0 loads everything). */
   async loadEventsSince(version: number): Promise<StoredEvent[]> {
     const docs = await this.events
-      .find(version === 0 ? {} : { version: { $gt: version } }, { projection: { contentHash: 1, event: 1 } })
+      .find(version === 0 ? {} : { version: { $gt: version } }, { projection: { contentHash: 1, contract: 1 } })
       .toArray();
-    return docs.map((doc) => ({ event: events.Event.decode(doc.event.buffer), contentHash: doc.contentHash }));
+    return Promise.all(
+      docs.map(async (doc) => ({
+        contract: JSON.parse((await inflate(doc.contract.buffer)).toString("utf8")) as ContractEvent,
+        contentHash: doc.contentHash,
+      })),
+    );
   }
 
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
-      const batch = changed.slice(i, i + WRITE_BATCH).map(({ event, contentHash }) => ({
-        replaceOne: {
-          filter: { _id: event.eventId },
-          replacement: {
-            version,
-            contentHash,
-            sportId: event.sportId,
-            leagueId: event.leagueId,
-            startsAtMs: event.status?.startsAtMs ?? 0,
-            event: new Binary(events.Event.encode(event).finish()),
+      const batch = await Promise.all(
+        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash }) => ({
+          replaceOne: {
+            filter: { _id: contract.eventID },
+            replacement: {
+              version,
+              contentHash,
+              sportId: contract.sportID,
+              leagueId: contract.leagueID,
+              startsAtMs: Date.parse(contract.status.startsAt),
+              contract: new Binary(await deflate(Buffer.from(json ?? JSON.stringify(contract)))),
+            },
+            upsert: true,
           },
-          upsert: true,
-        },
-      }));
+        })),
+      );
       await this.events.bulkWrite(batch, { ordered: false });
     }
   }
