@@ -20,7 +20,7 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   /** How often a cycle runs. */
   INGEST_INTERVAL_MS: env.milliseconds(120_000),
   /** Deadline of one write RPC (backfill batches are large). */
-  WRITE_DEADLINE_MS: env.milliseconds(120_000),
+  WRITE_DEADLINE_MS: env.milliseconds(300_000),
   /** YAML list of upstream sources with their ranks; defaults to the committed sources.yaml. */
   SOURCES_FILE: z.string().min(1).optional(),
   /** Seed of the simulated feed: the same seed and clock give the same feed. */
