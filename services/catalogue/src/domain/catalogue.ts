@@ -123,7 +123,8 @@ export class Catalogue {
       events: [],
     };
     const carried = new Set<string>();
-    const events = cycle.events.map(normalizeEventState);
+    // An event without its ids cannot be counted anywhere: it is left out.
+    const events = cycle.events.filter((e) => e.eventID && e.sportID && e.leagueID).map(normalizeEventState);
     changes.markets = this.defineMarkets(events, cycle);
     const defined = new Set(changes.markets.map((market) => market.oddID));
     for (const incoming of events) {
