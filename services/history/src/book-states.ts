@@ -1,7 +1,5 @@
-import { ensureIndexes } from "@odds/platform";
-import type { Collection, Db } from "mongodb";
-import { isOnlyDuplicateIds } from "./tick-tier";
-import type { HeldQuote } from "./ticks";
+import type { TickTier } from "./tick-tier";
+import type { HeldQuote, TickDocument } from "./ticks";
 
 /** The quotes one bookmaker holds open on one event through one source, as of its last snapshot. */
 export interface BookState {
@@ -13,53 +11,35 @@ export interface BookState {
   quotes: Map<string, HeldQuote>;
 }
 
-interface BookStateDocument {
-  _id: string;
-  eventID: string;
-  bookmakerID: string;
-  sourceID: string;
-  observedAt: Date;
-  quotes: HeldQuote[];
-}
-
 export function bookKeyOf(eventID: string, bookmakerID: string, sourceID: string): string {
   return `${eventID}|${bookmakerID}|${sourceID}`;
 }
 
 /**
- * Last-quote state, persisted in the live shard and kept in memory per active event so
- * the hot write path reads nothing: an event's books are loaded once (by eventID
- * equality) and evicted after it has been idle for `idleEvictMs`.
+ * Last-quote state for active events, held in memory. The tick log IS the durable state:
+ * the last tick of each (oddID, bookmaker, source) says what is held (nothing after a
+ * close), so an event's books are rebuilt from its live ticks the first time a process
+ * sees it, and nothing but ticks is written on the hot path (FerretDB applies updates
+ * one by one, and large ones slowly; batched inserts are cheap). Events idle for
+ * `idleEvictMs` are dropped from memory.
  */
 export class BookStateStore {
-  private readonly collection: Collection<BookStateDocument>;
   private readonly events = new Map<string, { books: Map<string, BookState>; touchedAtMs: number }>();
 
   constructor(
-    db: Db,
+    private readonly live: TickTier,
     private readonly idleEvictMs = 6 * 3_600_000,
-  ) {
-    this.collection = db.collection<BookStateDocument>("bookStates");
-  }
+  ) {}
 
-  ensureIndexes(): Promise<void> {
-    return ensureIndexes(this.collection.db, { bookStates: [{ key: { eventID: 1 }, name: "event" }] });
-  }
-
-  /** The books held for these events, loading the ones not in memory. */
+  /** Makes the books of these events available to `get`, rebuilding the ones not in memory. */
   async load(eventIDs: Iterable<string>, nowMs = Date.now()): Promise<void> {
-    const missing = [...new Set(eventIDs)].filter((eventID) => !this.events.has(eventID));
-    const loaded = await Promise.all(
-      missing.map(async (eventID) => [eventID, await this.collection.find({ eventID }).toArray()] as const),
+    const wanted = [...new Set(eventIDs)];
+    const missing = wanted.filter((eventID) => !this.events.has(eventID));
+    const rebuilt = await Promise.all(
+      missing.map(async (eventID) => [eventID, booksFromTicks(await this.live.ticksOfEvent(eventID))] as const),
     );
-    for (const [eventID, docs] of loaded) {
-      const books = new Map(docs.map((doc) => [doc._id, fromDocument(doc)]));
-      this.events.set(eventID, { books, touchedAtMs: nowMs });
-    }
-    for (const eventID of eventIDs) {
-      const entry = this.events.get(eventID);
-      if (entry) entry.touchedAtMs = nowMs;
-    }
+    for (const [eventID, books] of rebuilt) this.events.set(eventID, { books, touchedAtMs: nowMs });
+    for (const eventID of wanted) this.events.get(eventID)!.touchedAtMs = nowMs;
   }
 
   /** Only valid after `load` for the event. */
@@ -67,38 +47,9 @@ export class BookStateStore {
     return this.events.get(eventID)?.books.get(key);
   }
 
-  /** Adopts states in memory (an unchanged snapshot only advances observedAt; persisting that buys nothing). */
-  adopt(states: BookState[]): void {
+  /** Adopts states once their ticks are written. */
+  adopt(states: Iterable<BookState>): void {
     for (const state of states) this.events.get(state.eventID)?.books.set(state.key, state);
-  }
-
-  /**
-   * Persists states whose quotes changed, then adopts them in memory. A stored state newer than the one
-   * written is never regressed (another writer got there first; its duplicate-key
-   * refusal is expected and ignored).
-   */
-  async save(states: BookState[]): Promise<void> {
-    if (states.length === 0) return;
-    const stale = new Set<string>();
-    try {
-      await this.collection.bulkWrite(
-        states.map((state) => ({
-          updateOne: {
-            filter: { _id: state.key, observedAt: { $lte: new Date(state.observedAtMs) } },
-            update: { $set: toDocument(state) },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
-    } catch (err) {
-      if (!isOnlyDuplicateIds(err)) throw err;
-      const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      for (const writeError of writeErrors) stale.add(states[writeError.index]!.eventID);
-    }
-    this.adopt(states);
-    // Another writer holds newer state for these events: reload them on their next snapshot.
-    for (const eventID of stale) this.events.delete(eventID);
   }
 
   evictIdle(nowMs = Date.now()): void {
@@ -108,23 +59,35 @@ export class BookStateStore {
   }
 }
 
-function fromDocument(doc: BookStateDocument): BookState {
-  return {
-    key: doc._id,
-    eventID: doc.eventID,
-    bookmakerID: doc.bookmakerID,
-    sourceID: doc.sourceID,
-    observedAtMs: doc.observedAt.getTime(),
-    quotes: new Map(doc.quotes.map((quote) => [quote.oddID, quote])),
-  };
-}
-
-function toDocument(state: BookState): Omit<BookStateDocument, "_id"> {
-  return {
-    eventID: state.eventID,
-    bookmakerID: state.bookmakerID,
-    sourceID: state.sourceID,
-    observedAt: new Date(state.observedAtMs),
-    quotes: [...state.quotes.values()],
-  };
+/** Folds an event's ticks, oldest first, into the quotes each book holds. */
+export function booksFromTicks(ticks: TickDocument[]): Map<string, BookState> {
+  const books = new Map<string, BookState>();
+  const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
+  for (const tick of ordered) {
+    const key = bookKeyOf(tick.eventID, tick.bookmakerID, tick.sourceID);
+    let book = books.get(key);
+    if (!book) {
+      book = {
+        key,
+        eventID: tick.eventID,
+        bookmakerID: tick.bookmakerID,
+        sourceID: tick.sourceID,
+        observedAtMs: 0,
+        quotes: new Map(),
+      };
+      books.set(key, book);
+    }
+    book.observedAtMs = Math.max(book.observedAtMs, tick.changedAt.getTime());
+    if (tick.kind === "close" || tick.decimalOdds === null || tick.decimalOdds === undefined) {
+      book.quotes.delete(tick.oddID);
+      continue;
+    }
+    const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds };
+    if (tick.line !== null && tick.line !== undefined) held.line = tick.line;
+    if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
+    if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
+    if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
+    book.quotes.set(tick.oddID, held);
+  }
+  return books;
 }

@@ -18,9 +18,9 @@ async function main(): Promise<void> {
     { live: config.HISTORY_LIVE_MONGODB_URI, archive: config.HISTORY_ARCHIVE_MONGODB_URI },
     logger,
   );
-  const books = new BookStateStore(stores.liveDb);
+  const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
-  await Promise.all([stores.live.ensureIndexes(), books.ensureIndexes()]);
+  await stores.live.ensureIndexes();
   // The archive may be down at start; the archiver creates its indexes on its first pass.
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);

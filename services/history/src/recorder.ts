@@ -10,9 +10,9 @@ export interface RecordResult {
 }
 
 /**
- * Turns observed book snapshots into ticks. Ticks are written first (upserts by
- * deterministic id), then the last-quote state, so a failure anywhere leaves a replay
- * to finish the job without duplicating anything. Snapshots older than the state held
+ * Turns observed book snapshots into ticks. Ticks are written (by deterministic id) before
+ * the in-memory last-quote state moves on, so after a failure a replay finishes the job
+ * without duplicating anything. Snapshots older than the state held
  * for their book are replays of the past and record nothing, so state never regresses.
  * Calls are serialised: each one compares against the state the previous one left.
  */
@@ -41,7 +41,6 @@ export class QuoteRecorder {
     await this.books.load(inOrder.map((snapshot) => snapshot.eventID));
 
     const next = new Map<string, BookState>();
-    const changed = new Set<string>();
     const ticks: TickDocument[] = [];
     for (const snapshot of inOrder) {
       const key = bookKeyOf(snapshot.eventID, snapshot.bookmakerID, snapshot.sourceID);
@@ -49,7 +48,6 @@ export class QuoteRecorder {
       if (held && snapshot.observedAtMs < held.observedAtMs) continue;
       const diff = diffSnapshot(held?.quotes ?? new Map(), snapshot);
       ticks.push(...diff.ticks);
-      if (diff.ticks.length > 0) changed.add(key);
       next.set(key, {
         key,
         eventID: snapshot.eventID,
@@ -62,8 +60,7 @@ export class QuoteRecorder {
 
     await this.live.upsertTicks(ticks);
     await this.live.noteDays(ticks.map((tick) => tick.day));
-    await this.books.save([...next.values()].filter((state) => changed.has(state.key)));
-    this.books.adopt([...next.values()]);
+    this.books.adopt(next.values());
     this.books.evictIdle();
     for (const tick of ticks) ticksRecorded.inc({ kind: tick.kind });
     return { ticksRecorded: ticks.length };

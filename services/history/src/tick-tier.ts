@@ -93,6 +93,30 @@ export class TickTier {
     return remaining === null;
   }
 
+  /** Every tick of an event in this tier (the fields that define what a book holds). */
+  ticksOfEvent(eventID: string): Promise<TickDocument[]> {
+    return this.ticks
+      .find(
+        { eventID },
+        {
+          projection: {
+            eventID: 1,
+            oddID: 1,
+            bookmakerID: 1,
+            sourceID: 1,
+            changedAt: 1,
+            kind: 1,
+            decimalOdds: 1,
+            line: 1,
+            isMainLine: 1,
+            layOdds: 1,
+            maxStake: 1,
+          },
+        },
+      )
+      .toArray();
+  }
+
   ticksOfDay(day: string, limit: number): Promise<TickDocument[]> {
     return this.ticks.find({ day }).limit(limit).toArray();
   }

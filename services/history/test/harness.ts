@@ -76,9 +76,9 @@ export async function startHistory(options: {
     { live: options.liveUri ?? testMongoUri("history_live"), archive: options.archiveUri },
     logger,
   );
-  const books = new BookStateStore(stores.liveDb);
+  const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
-  await Promise.all([stores.live.ensureIndexes(), books.ensureIndexes()]);
+  await stores.live.ensureIndexes();
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: 28,
@@ -108,7 +108,7 @@ export async function startHistory(options: {
     stores,
     archiver,
     freshRecorder: () =>
-      new QuoteRecorder(stores.live, new BookStateStore(stores.liveDb), new EventRefStore(stores.liveDb)),
+      new QuoteRecorder(stores.live, new BookStateStore(stores.live), new EventRefStore(stores.liveDb)),
     record: (request) => callUnary(client, client.recordQuotes, history.RecordQuotesRequest.fromPartial(request)),
     async list(request) {
       const page = await callUnary(
