@@ -294,7 +294,19 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
       ["home", event.home.players],
       ["away", event.away.players],
     ] as const) {
-      for (const player of players) record("game", playerID(event, side, player), playerResult(seed, event, player));
+      // A team's scorers cannot score more than the team did: goals and tries are shared out in order.
+      const team = state.results.game?.[side === "home" ? "HOME" : "AWAY"] ?? {};
+      const left: Record<string, number> = { goals: team.goals ?? team.points ?? 0, tries: team.tries ?? 0 };
+      for (const player of players) {
+        const result = playerResult(seed, event, player);
+        for (const stat of ["goals", "tries"]) {
+          const value = result[stat];
+          if (value === undefined) continue;
+          result[stat] = Math.min(value, left[stat] ?? 0);
+          left[stat] = (left[stat] ?? 0) - (result[stat] ?? 0);
+        }
+        record("game", playerID(event, side, player), result);
+      }
     }
   }
   return state;
