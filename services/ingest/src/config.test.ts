@@ -1,0 +1,31 @@
+import { parseConfig } from "@odds/platform";
+import { ingestConfigSchema } from "./config";
+import { cycleInstant } from "./cycle-loop";
+
+describe("ingest configuration", () => {
+  test("defaults: 2-minute cycles, port 50055, pinnacle and betfair as fair-odds books, backfill from capture start", () => {
+    const config = parseConfig(ingestConfigSchema, {});
+    expect(config.INGEST_INTERVAL_MS).toBe(120_000);
+    expect(config.GRPC_PORT).toBe(50055);
+    expect(config.FAIR_ODDS_BOOKMAKERS).toEqual(["pinnacle", "betfair_ex_au"]);
+    expect(config.BACKFILL_DAYS).toBeUndefined();
+    expect(config.SIM_QUIET_LEAGUES).toEqual([]);
+  });
+
+  test("lists are comma-separated and bad values fail naming the variable", () => {
+    const config = parseConfig(ingestConfigSchema, { SIM_QUIET_LEAGUES: "NRL, BBL", BACKFILL_DAYS: "35" });
+    expect(config.SIM_QUIET_LEAGUES).toEqual(["NRL", "BBL"]);
+    expect(config.BACKFILL_DAYS).toBe(35);
+    expect(() => parseConfig(ingestConfigSchema, { INGEST_INTERVAL_MS: "soon" })).toThrow(/INGEST_INTERVAL_MS/);
+    expect(() => parseConfig(ingestConfigSchema, { EVENTS_SERVICE_ADDR: "nowhere" })).toThrow(/EVENTS_SERVICE_ADDR/);
+  });
+
+  test("cycle instants fall on interval boundaries, so a restart within an interval replays the same cycle", () => {
+    expect(cycleInstant(Date.parse("2026-11-21T09:01:59.999Z"), 120_000).toISOString()).toBe(
+      "2026-11-21T09:00:00.000Z",
+    );
+    expect(cycleInstant(Date.parse("2026-11-21T09:02:00.000Z"), 120_000).toISOString()).toBe(
+      "2026-11-21T09:02:00.000Z",
+    );
+  });
+});
