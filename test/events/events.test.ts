@@ -7,7 +7,7 @@ const LITE_BOOKMAKERS = ["sportsbet", "tab", "ladbrokes_au", "neds"];
 async function waitForEvents(): Promise<any[]> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const res = await getV2("/v2/events/?includeFinished=true&limit=100", { tier: "internal" });
+    const res = await getV2("/events/?includeFinished=true&limit=100", { tier: "internal" });
     if (res.status === 200 && res.body.data.length > 0) return res.body.data;
     if (Date.now() > deadline) throw new Error(`no events served: ${res.status} ${JSON.stringify(res.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -26,7 +26,7 @@ describe("GET /v2/events/ on the running stack", () => {
   }, 150_000);
 
   it("serves contract Events in startsAt then eventID order, ten by default", async () => {
-    const res = await getV2("/v2/events/?includeFinished=true", { tier: "internal" });
+    const res = await getV2("/events/?includeFinished=true", { tier: "internal" });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.data.length).toBe(Math.min(10, everything.length));
@@ -52,7 +52,7 @@ describe("GET /v2/events/ on the running stack", () => {
   });
 
   it("gives each tier its plan: lite sees its leagues, four bookmakers and no fair odds; base sees fair odds", async () => {
-    const lite = await getV2("/v2/events/?limit=20", { tier: "lite" });
+    const lite = await getV2("/events/?limit=20", { tier: "lite" });
     expect(lite.status).toBe(200);
     for (const event of lite.body.data) {
       expect(["AFL", "NRL", "EPL"]).toContain(event.leagueID);
@@ -61,7 +61,7 @@ describe("GET /v2/events/ on the running stack", () => {
         for (const bookmakerID of Object.keys(side.byBookmaker)) expect(LITE_BOOKMAKERS).toContain(bookmakerID);
       }
     }
-    const base = await getV2("/v2/events/?limit=20&oddsPresent=true", { tier: "base" });
+    const base = await getV2("/events/?limit=20&oddsPresent=true", { tier: "base" });
     expect(base.status).toBe(200);
     const fair = base.body.data.flatMap((event: any) => Object.values<any>(event.odds).map((side) => side.fairOdds));
     expect(fair.some((price: string | null) => typeof price === "string")).toBe(true);
@@ -71,7 +71,7 @@ describe("GET /v2/events/ on the running stack", () => {
     const paged: any[] = [];
     let cursor: string | null = null;
     do {
-      const query: string = `/v2/events/?includeFinished=true&limit=7${cursor ? `&cursor=${cursor}` : ""}`;
+      const query: string = `/events/?includeFinished=true&limit=7${cursor ? `&cursor=${cursor}` : ""}`;
       const res = await getV2(query, { tier: "internal" });
       expect(res.status).toBe(200);
       paged.push(...res.body.data);
@@ -86,7 +86,7 @@ describe("GET /v2/events/ on the running stack", () => {
   it("with eventIDs selects only those events whatever the other selectors say, still shaping odds", async () => {
     const [first, second] = everything;
     const res = await getV2(
-      `/v2/events/?eventIDs=${first.eventID},${second.eventID}&leagueID=NOPE&live=true&startsAfter=2100-01-01` +
+      `/events/?eventIDs=${first.eventID},${second.eventID}&leagueID=NOPE&live=true&startsAfter=2100-01-01` +
         `&oddID=points-home-game-ml-home&includeOpposingOdds=true`,
       { tier: "internal" },
     );
@@ -98,10 +98,10 @@ describe("GET /v2/events/ on the running stack", () => {
   });
 
   it("includes altLines only with includeAltLines=true", async () => {
-    const plain = await getV2("/v2/events/?limit=20&oddsPresent=true", { tier: "internal" });
+    const plain = await getV2("/events/?limit=20&oddsPresent=true", { tier: "internal" });
     for (const event of plain.body.data)
       for (const side of Object.values<any>(event.odds)) expect(side).not.toHaveProperty("altLines");
-    const alt = await getV2("/v2/events/?limit=20&oddsPresent=true&includeAltLines=true", { tier: "internal" });
+    const alt = await getV2("/events/?limit=20&oddsPresent=true&includeAltLines=true", { tier: "internal" });
     const sides = alt.body.data.flatMap((event: any) => Object.values<any>(event.odds));
     expect(sides.length).toBeGreaterThan(0);
     for (const side of sides) expect(side).toHaveProperty("altLines");
@@ -119,16 +119,16 @@ describe("GET /v2/events/ on the running stack", () => {
     ["cursor=!!!", "cursor"],
     ["cursor=eyJ2IjoxfQ", "cursor"],
   ])("answers 400 Invalid params naming the parameter for %s", async (query, parameter) => {
-    const res = await getV2(`/v2/events/?${query}`, { tier: "internal" });
+    const res = await getV2(`/events/?${query}`, { tier: "internal" });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: "Invalid params" });
     expect(res.body.message).toMatch(new RegExp(`^${parameter}: `));
   });
 
   it("answers 400 naming cursor when a cursor is replayed with other filters", async () => {
-    const first = await getV2("/v2/events/?includeFinished=true&limit=2", { tier: "internal" });
+    const first = await getV2("/events/?includeFinished=true&limit=2", { tier: "internal" });
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const replayed = await getV2(`/v2/events/?includeFinished=true&live=true&limit=2&cursor=${first.body.nextCursor}`, {
+    const replayed = await getV2(`/events/?includeFinished=true&live=true&limit=2&cursor=${first.body.nextCursor}`, {
       tier: "internal",
     });
     expect(replayed.status).toBe(400);
