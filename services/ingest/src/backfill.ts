@@ -2,7 +2,7 @@
 // final state of events that are no longer in the live window. Deterministic, so safe to redo;
 // skipped once the events service has applied a cycle.
 import type { Logger } from "@odds/platform";
-import { cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
+import { BACKFILL_BATCH_LIMITS, cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
 import type { BookObservation, CycleContent, EventRef } from "./domain/model";
 import { normaliseCycle, observeSnapshot, type RankedSnapshot } from "./domain/normalise";
 import type { FeedSource } from "./sources/feed-source";
@@ -15,6 +15,8 @@ const MAIN_MARKETS_DAYS = 7;
 
 export interface BackfillReport {
   skipped: boolean;
+  /** The first live cycle went out with the backfill. */
+  firstCycleWritten: boolean;
   snapshots: number;
   quotes: number;
   events: number;
@@ -73,7 +75,9 @@ export async function buildBackfill(
 
 /**
  * Runs the backfill unless the events service already applied a cycle. Keeps flushing until
- * every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts.
+ * every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts. With
+ * `firstCycleAt`, the first live cycle's quotes travel in the same history call as the backfill:
+ * history then looks every event up once, while its log is still empty.
  */
 export async function runBackfill(
   deps: {
@@ -83,17 +87,24 @@ export async function runBackfill(
     logger: Logger;
     fairOddsBookmakers: readonly string[];
   },
-  options: { from: Date; now: Date; retryDelayMs?: number; signal?: AbortSignal },
+  options: { from: Date; now: Date; firstCycleAt?: Date; retryDelayMs?: number; signal?: AbortSignal },
 ): Promise<BackfillReport> {
   const { logger } = deps;
   if ((await deps.sink.lastAppliedCycleAtMs()) > 0) {
     logger.info("events already applied a cycle; backfill skipped");
-    return { skipped: true, snapshots: 0, quotes: 0, events: 0 };
+    return { skipped: true, firstCycleWritten: false, snapshots: 0, quotes: 0, events: 0 };
   }
   const started = Date.now();
   const content = await buildBackfill(deps.sources, options.from, options.now, deps.fairOddsBookmakers);
+  const firstCycle = options.firstCycleAt ? await deps.runner.buildCycle(options.firstCycleAt) : undefined;
+  if (firstCycle) {
+    content.observations.push(...firstCycle.observations);
+    const known = new Set(content.eventRefs.map((r) => r.eventID));
+    content.eventRefs.push(...firstCycle.eventRefs.filter((r) => !known.has(r.eventID)));
+  }
   const report: BackfillReport = {
     skipped: false,
+    firstCycleWritten: firstCycle !== undefined,
     snapshots: content.observations.length,
     quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),
     events: content.events.length,
@@ -102,7 +113,11 @@ export async function runBackfill(
     { ...report, from: options.from.toISOString(), buildMs: Date.now() - started },
     "backfill built; writing",
   );
-  deps.runner.enqueue(`backfill-${cycleIdAt(options.from)}`, options.now.getTime(), content);
+  deps.runner.enqueue(`backfill-${cycleIdAt(options.from)}`, options.now.getTime(), content, BACKFILL_BATCH_LIMITS);
+  if (firstCycle && options.firstCycleAt) {
+    const at = options.firstCycleAt;
+    deps.runner.enqueue(cycleIdAt(at), at.getTime(), { ...firstCycle, observations: [] });
+  }
   for (let attempt = 1; ; attempt++) {
     const pending = await deps.runner.flush();
     if (pending.history + pending.events + pending.catalogue === 0) break;

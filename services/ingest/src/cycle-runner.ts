@@ -30,6 +30,16 @@ export interface BatchLimits {
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshotsPerCall: 2000, quotesPerCall: 30_000 };
 
+/**
+ * Backfill sends history far fewer, larger calls (~8 MB at most): history looks up the state of
+ * every event new to a call, and those look-ups get slower as the tick log grows during backfill.
+ */
+export const BACKFILL_BATCH_LIMITS: BatchLimits = {
+  eventsPerCall: 200,
+  snapshotsPerCall: 25_000,
+  quotesPerCall: 120_000,
+};
+
 export interface CycleReport {
   cycleID: string;
   events: number;
@@ -108,8 +118,8 @@ export class CycleRunner {
   }
 
   /** Queues a cycle's writes behind anything still pending. */
-  enqueue(cycleID: string, observedAtMs: number, content: CycleContent): void {
-    this.historyQueue.push(...this.historyBatches(content));
+  enqueue(cycleID: string, observedAtMs: number, content: CycleContent, limits: BatchLimits = this.limits): void {
+    this.historyQueue.push(...this.historyBatches(content, limits));
     // Events and catalogue are current state: a newer cycle supersedes what is still pending.
     for (const event of content.events) this.pendingEvents.set(event.eventID, event);
     this.pendingEventsCycle = { cycleID, observedAtMs };
@@ -179,7 +189,7 @@ export class CycleRunner {
    * Splits observations into calls of bounded size, keeping their order. A call ends at an event
    * boundary where it can (up to twice the limit), so one book's snapshots travel together.
    */
-  private historyBatches(content: CycleContent): HistoryBatch[] {
+  private historyBatches(content: CycleContent, limits: BatchLimits): HistoryBatch[] {
     const refs = new Map(content.eventRefs.map((r) => [r.eventID, r]));
     const batches: HistoryBatch[] = [];
     let current: BookObservation[] = [];
@@ -193,11 +203,9 @@ export class CycleRunner {
     };
     for (const observation of content.observations) {
       const full =
-        current.length >= this.limits.snapshotsPerCall ||
-        quotes + observation.quotes.length > this.limits.quotesPerCall;
+        current.length >= limits.snapshotsPerCall || quotes + observation.quotes.length > limits.quotesPerCall;
       const overfull =
-        current.length >= 2 * this.limits.snapshotsPerCall ||
-        quotes + observation.quotes.length > 2 * this.limits.quotesPerCall;
+        current.length >= 2 * limits.snapshotsPerCall || quotes + observation.quotes.length > 2 * limits.quotesPerCall;
       if (overfull || (full && current.at(-1)?.eventID !== observation.eventID)) close();
       current.push(observation);
       quotes += observation.quotes.length;

@@ -1,7 +1,7 @@
 import { createLogger, Lifecycle, loadConfigOrExit, startGrpcServer, startMetricsServer } from "@odds/platform";
 import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
-import { CycleLoop } from "./cycle-loop";
+import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver } from "./metrics";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
@@ -54,13 +54,22 @@ async function main(): Promise<void> {
     "ingest starting",
   );
 
-  await retryUntilDone(logger, abort.signal, "backfill", () =>
-    runBackfill(
+  const firstCycleAt = cycleInstant(startedAt.getTime(), config.INGEST_INTERVAL_MS);
+  let firstCycleWritten = false;
+  await retryUntilDone(logger, abort.signal, "backfill", async () => {
+    const report = await runBackfill(
       { sources, sink, runner, logger, fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS },
-      { from: backfillStart(startedAt, config.BACKFILL_DAYS), now: startedAt, signal: abort.signal },
-    ),
-  );
+      {
+        from: backfillStart(firstCycleAt, config.BACKFILL_DAYS),
+        now: firstCycleAt,
+        firstCycleAt,
+        signal: abort.signal,
+      },
+    );
+    firstCycleWritten = report.firstCycleWritten;
+  });
   await retryUntilDone(logger, abort.signal, "first cycle", async () => {
+    if (firstCycleWritten) return;
     const report = await loop.runOnce();
     if (report.pending.history + report.pending.events + report.pending.catalogue > 0) {
       throw new Error("first cycle left writes pending");

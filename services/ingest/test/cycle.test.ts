@@ -227,3 +227,45 @@ describe("ingest cycles over gRPC", () => {
     expect(services.recordQuotes).toEqual([]);
   });
 });
+
+describe("first start", () => {
+  let services: RecordingServices;
+  let server: RunningGrpcServer;
+  let sink: GrpcCycleSink;
+
+  beforeAll(async () => {
+    services = new RecordingServices();
+    server = await startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: services.bindings() });
+    const addr = `127.0.0.1:${server.port}`;
+    sink = new GrpcCycleSink({
+      eventsAddr: addr,
+      historyAddr: addr,
+      catalogueAddr: addr,
+      deadlineMs: 30_000,
+      maxAttempts: 1,
+    });
+  });
+
+  afterAll(async () => {
+    sink.close();
+    await server.shutdown(1_000);
+  });
+
+  test("sends the first live cycle's quotes in the backfill's history call and its events under the cycle id", async () => {
+    const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
+    const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
+    const from = new Date(AT.getTime() - 3 * 86_400_000);
+    const report = await runBackfill(
+      { sources, sink, runner, logger, fairOddsBookmakers: FAIR },
+      { from, now: AT, firstCycleAt: AT },
+    );
+    expect(report.firstCycleWritten).toBe(true);
+    expect(services.recordQuotes).toHaveLength(1);
+    const live = (await runner.buildCycle(AT)).observations.length;
+    expect(services.recordQuotes[0]?.snapshots.filter((s) => s.observedAtMs === AT.getTime()).length).toBe(live);
+    const sent = services.applyCycle.flatMap((r) => r.events);
+    expect(sent.some((e) => e.status?.finalized)).toBe(true);
+    expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
+    expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
+  });
+});
