@@ -6,11 +6,10 @@ import {
   startGrpcServer,
   startMetricsServer,
 } from "@odds/platform";
-import { events } from "@odds/proto";
 import { eventsConfigSchema } from "./config";
 import { EventFeed } from "./feed";
 import { EventReadModel } from "./readModel";
-import { eventsRpc } from "./rpc";
+import { eventsRpc, eventsServiceDefinition } from "./rpc";
 import { EventStore } from "./store";
 
 async function main(): Promise<void> {
@@ -29,7 +28,7 @@ async function main(): Promise<void> {
     services: [
       {
         name: "odds.events.v1.EventsService",
-        definition: events.EventsServiceService,
+        definition: eventsServiceDefinition,
         implementation: eventsRpc(logger, model, feed),
       },
     ],

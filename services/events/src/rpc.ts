@@ -3,6 +3,7 @@ import { common, events } from "@odds/proto";
 import type { Logger } from "pino";
 import type { EventFeed } from "./feed";
 import { DEFAULT_LIMIT, type EventQuery, MAX_LIMIT, type PlanScope } from "./query";
+import { encodeJsonPage } from "./jsonPageWire";
 import type { EventReadModel } from "./readModel";
 
 /** Rule 4: what the caller's plan can see. A request without a caller sees nothing. */
@@ -67,3 +68,9 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: EventFeed
     getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create(feed.status())),
   };
 }
+
+/** The EventsService definition, with ListEvents pages framed around the already-rendered items in one copy. */
+export const eventsServiceDefinition: typeof events.EventsServiceService = {
+  ...events.EventsServiceService,
+  listEvents: { ...events.EventsServiceService.listEvents, responseSerialize: encodeJsonPage },
+};

@@ -12,7 +12,7 @@ import {
 import { common, events } from "@odds/proto";
 import { EventFeed } from "../src/feed";
 import { EventReadModel } from "../src/readModel";
-import { eventsRpc } from "../src/rpc";
+import { eventsRpc, eventsServiceDefinition } from "../src/rpc";
 import { EventStore } from "../src/store";
 
 /** An events service in-process on port 0 over a real FerretDB database, with a real gRPC client. */
@@ -53,7 +53,7 @@ export async function startEventsService(uri = testMongoUri("events")): Promise<
     services: [
       {
         name: "odds.events.v1.EventsService",
-        definition: events.EventsServiceService,
+        definition: eventsServiceDefinition,
         implementation: eventsRpc(logger, model, feed),
       },
     ],

@@ -1,0 +1,21 @@
+import { common } from "@odds/proto";
+import { encodeJsonPage } from "./jsonPageWire";
+
+describe("encodeJsonPage", () => {
+  it("produces bytes the generated JsonPage decoder reads back unchanged, for small and multi-byte lengths", () => {
+    const page = common.JsonPage.create({
+      items: [Buffer.from("{}"), Buffer.alloc(300_000, "x"), Buffer.from('{"eventID":"é"}')],
+      nextCursor: "eyJ2IjoxfQ",
+      notice: "partial",
+    });
+    const decoded = common.JsonPage.decode(encodeJsonPage(page));
+    expect(decoded.items.map((item) => Buffer.from(item).toString("utf8"))).toEqual(
+      page.items.map((item) => Buffer.from(item).toString("utf8")),
+    );
+    expect([decoded.nextCursor, decoded.notice]).toEqual(["eyJ2IjoxfQ", "partial"]);
+  });
+
+  it("encodes an empty last page as an empty message", () => {
+    expect(encodeJsonPage(common.JsonPage.create()).length).toBe(0);
+  });
+});
