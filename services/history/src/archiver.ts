@@ -2,7 +2,7 @@ import { createLogger, inSpan, loadConfigOrExit } from "@odds/platform";
 import type { Logger } from "pino";
 import { configSchema } from "./config";
 import { ticksArchived } from "./metrics";
-import type { TickTier } from "./tick-tier";
+import type { EventDay, TickTier } from "./tick-tier";
 import { DAY_MS, utcDay } from "./ticks";
 import { connectHistoryStores } from "./tiers";
 
@@ -14,14 +14,13 @@ export interface ArchiverOptions {
 }
 
 /**
- * Moves whole UTC days older than the live retention from the live tier to the archive
+ * Moves each event's whole UTC days older than the live retention from the live tier to the archive
  * tier, one batch at a time: copy (upsert by tick id) into the archive, THEN delete the
  * copied ids from live. A tick is therefore always in at least one tier; while it is in
  * both, readers merge the tiers and return it once. A crash between the two steps leaves
  * copies that the next run re-copies as no-ops and then deletes, so nothing is lost or doubled.
  */
 export class Archiver {
-  private indexesReady = false;
   private running: Promise<number> | undefined;
 
   constructor(
@@ -48,30 +47,26 @@ export class Archiver {
     await this.running?.catch(() => undefined);
   }
 
-  /** Copy step of one batch: the ids now held by both tiers (empty when the day is done). */
-  async copyBatch(day: string): Promise<string[]> {
-    if (!this.indexesReady) {
-      await this.archive.ensureIndexes();
-      this.indexesReady = true;
-    }
-    const batch = await this.live.ticksOfDay(day, this.options.batchSize);
+  /** Copy step of one batch of an event's day: the ids now held by both tiers (empty when done). */
+  async copyBatch(eventDay: EventDay): Promise<string[]> {
+    const batch = await this.live.ticksOfDay(eventDay, this.options.batchSize);
     await this.archive.upsertTicks(batch);
     return batch.map((tick) => tick._id);
   }
 
   private async pass(): Promise<number> {
     const cutoff = this.cutoffDay();
-    const days = (await this.live.listDays()).filter((day) => day < cutoff);
+    const days = (await this.live.listDays()).filter(({ day }) => day < cutoff);
     let moved = 0;
-    for (const day of days) {
+    for (const eventDay of days) {
       for (;;) {
-        const ids = await this.copyBatch(day);
+        const ids = await this.copyBatch(eventDay);
         if (ids.length === 0) break;
-        await this.live.deleteTicks(day, ids);
+        await this.live.deleteTicks(eventDay.eventID, ids);
         moved += ids.length;
         ticksArchived.inc(ids.length);
       }
-      await this.live.forgetDayIfEmpty(day);
+      await this.live.forgetDayIfEmpty(eventDay);
     }
     if (moved > 0) this.options.logger.info({ moved, days: days.length, cutoff }, "archived ticks");
     return moved;

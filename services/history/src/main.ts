@@ -20,8 +20,6 @@ async function main(): Promise<void> {
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
-  await stores.live.ensureIndexes();
-  // The archive may be down at start; the archiver creates its indexes on its first pass.
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {

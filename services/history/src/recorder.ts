@@ -59,7 +59,7 @@ export class QuoteRecorder {
     }
 
     await this.live.upsertTicks(ticks);
-    await this.live.noteDays(ticks.map((tick) => tick.day));
+    await this.live.noteDays(ticks);
     this.books.adopt(next.values());
     this.books.evictIdle();
     for (const tick of ticks) ticksRecorded.inc({ kind: tick.kind });

@@ -36,8 +36,9 @@ export function historyRpc(
         cursor: request.cursor,
       }),
     ),
-    recordQuotes: unaryHandler(logger, (request: history.RecordQuotesRequest) =>
-      domain.recorder.record(
+    recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {
+      const started = Date.now();
+      const result = await domain.recorder.record(
         request.events.map((ref) => ({
           eventID: ref.eventId,
           sportID: ref.sportId,
@@ -45,8 +46,13 @@ export function historyRpc(
           startsAtMs: ref.startsAtMs,
         })),
         request.snapshots.map(toBookSnapshot),
-      ),
-    ),
+      );
+      logger.debug(
+        { snapshots: request.snapshots.length, ticks: result.ticksRecorded, ms: Date.now() - started },
+        "quotes recorded",
+      );
+      return result;
+    }),
   };
 }
 

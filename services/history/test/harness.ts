@@ -78,7 +78,6 @@ export async function startHistory(options: {
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
-  await stores.live.ensureIndexes();
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: 28,

@@ -153,7 +153,7 @@ describe("history recording (RecordQuotes) against real stores", () => {
       ],
     };
     await service.record(request);
-    const before = await service.stores.live.countTicks({ eventID: event.eventId });
+    const before = await service.stores.live.countTicks(event.eventId);
     // open, open, move, and the close of the away quote missing from the second snapshot.
     expect(before).toBe(4);
 
@@ -172,7 +172,7 @@ describe("history recording (RecordQuotes) against real stores", () => {
       })),
     );
     expect(replay.ticksRecorded).toBe(0);
-    expect(await service.stores.live.countTicks({ eventID: event.eventId })).toBe(before);
+    expect(await service.stores.live.countTicks(event.eventId)).toBe(before);
   });
 
   it("ignores a snapshot older than the state it holds, so an out-of-order replay does not regress it", async () => {
@@ -203,7 +203,7 @@ describe("history recording (RecordQuotes) against real stores", () => {
         snapshot(event, t(62), [], { sourceId: "feed-b", sourceRank: 5 }),
       ],
     });
-    expect(await service.stores.live.countTicks({ eventID: event.eventId })).toBe(3);
+    expect(await service.stores.live.countTicks(event.eventId)).toBe(3);
     const { items } = await service.list(window(event));
     expect(items.map((tick) => tick.kind)).toEqual(["open"]);
   });

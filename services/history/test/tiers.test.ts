@@ -48,12 +48,12 @@ describe("history tiers: archiver and merged reads against two real FerretDB ser
   it("moves ticks older than the live retention to the archive and reads still return each tick once", async () => {
     const event = await recordStraddlingEvent(service);
     const before = await service.list({ ...window(event), limit: 5000 });
-    const total = await service.stores.live.countTicks({ eventID: event.eventId });
+    const total = await service.stores.live.countTicks(event.eventId);
     expect(before.items).toHaveLength(total);
 
     await service.archiver.runOnce();
-    const archived = await service.stores.archive.countTicks({ eventID: event.eventId });
-    const live = await service.stores.live.countTicks({ eventID: event.eventId });
+    const archived = await service.stores.archive.countTicks(event.eventId);
+    const live = await service.stores.live.countTicks(event.eventId);
     expect(archived).toBeGreaterThan(0);
     expect(live).toBeGreaterThan(0);
     expect(archived + live).toBe(total);
@@ -66,30 +66,30 @@ describe("history tiers: archiver and merged reads against two real FerretDB ser
   it("an archiver crash after the copy and before the delete loses nothing and doubles nothing", async () => {
     const event = await recordStraddlingEvent(service);
     const expected = (await service.list({ ...window(event), limit: 5000 })).items;
-    const total = await service.stores.live.countTicks({ eventID: event.eventId });
+    const total = await service.stores.live.countTicks(event.eventId);
     const oldDay = new Date(daysAgo(39)).toISOString().slice(0, 10);
 
     // The crash: one batch copied to the archive, never deleted from live.
-    const copied = await service.archiver.copyBatch(oldDay);
+    const copied = await service.archiver.copyBatch({ day: oldDay, eventID: event.eventId });
     expect(copied.length).toBeGreaterThan(0);
-    const inBoth = await service.stores.archive.countTicks({ day: oldDay });
+    const inBoth = await service.stores.archive.countTicks(event.eventId, { day: oldDay });
     expect(inBoth).toBeGreaterThan(0);
     expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
 
     // The restarted job re-copies (no-op upserts) and deletes.
     await service.archiver.runOnce();
     await service.archiver.runOnce();
-    const archived = await service.stores.archive.countTicks({ eventID: event.eventId });
-    const live = await service.stores.live.countTicks({ eventID: event.eventId });
+    const archived = await service.stores.archive.countTicks(event.eventId);
+    const live = await service.stores.live.countTicks(event.eventId);
     expect(archived + live).toBe(total);
-    expect(await service.stores.live.countTicks({ day: oldDay })).toBe(0);
+    expect(await service.stores.live.countTicks(event.eventId, { day: oldDay })).toBe(0);
     expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
   });
 
   it("a window spanning both tiers, read in pages, concatenates to exactly the unpaged series", async () => {
     const event = await recordStraddlingEvent(service);
     await service.archiver.runOnce();
-    expect(await service.stores.archive.countTicks({ eventID: event.eventId })).toBeGreaterThan(0);
+    expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
 
     const unpaged = await service.list({ ...window(event), limit: 5000 });
     expect(unpaged.nextCursor).toBe("");
@@ -108,7 +108,7 @@ describe("history tiers: archiver and merged reads against two real FerretDB ser
     const event = await recordStraddlingEvent(service);
     await service.archiver.runOnce();
     const complete = await service.list({ ...window(event), limit: 5000 });
-    const liveCount = await service.stores.live.countTicks({ eventID: event.eventId });
+    const liveCount = await service.stores.live.countTicks(event.eventId);
 
     await archiveServer.stop();
     try {
