@@ -42,14 +42,25 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
+/** History keeps one tick collection per event: ticks_<eventID>. */
+async function eventsWithTicks(db: Db): Promise<string[]> {
+  const collections = await db.listCollections({}, { nameOnly: true }).toArray();
+  return collections
+    .map((c) => c.name)
+    .filter((name) => name.startsWith("ticks_"))
+    .map((name) => name.slice(6));
+}
+
 /** An event whose backfilled ticks sit in both tiers after archiving. */
 async function eventInBothTiers(live: Db, archive: Db): Promise<string | undefined> {
-  const archived = await archive
-    .collection("ticks")
-    .aggregate<{ _id: string; n: number }>([{ $group: { _id: "$eventID", n: { $sum: 1 } } }])
-    .toArray();
-  for (const { _id: eventID } of archived.sort((a, b) => b.n - a.n)) {
-    if (await live.collection("ticks").findOne({ eventID }, { projection: { _id: 1 } })) return eventID;
+  const liveEvents = new Set(await eventsWithTicks(live));
+  for (const eventID of await eventsWithTicks(archive)) {
+    if (!liveEvents.has(eventID)) continue;
+    const [inLive, inArchive] = await Promise.all([
+      live.collection(`ticks_${eventID}`).countDocuments({}),
+      archive.collection(`ticks_${eventID}`).countDocuments({}),
+    ]);
+    if (inLive > 0 && inArchive > 0) return eventID;
   }
   return undefined;
 }
@@ -70,11 +81,12 @@ describe("GET /v2/odds/history/ on the running stack", () => {
     const live = liveClient.db();
     const archive = archiveClient.db();
     // The backfill replays 35 days: wait until ticks older than the live retention have been recorded.
+    const oldDay = new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
     await waitFor(
       "backfilled ticks older than 28 days",
       async () =>
-        ((await live.collection("ticks").findOne({ changedAt: { $lt: new Date(Date.now() - 29 * DAY_MS) } })) ??
-        (await archive.collection("ticks").findOne({})))
+        (await live.collection("tickDays").findOne({ day: { $lt: oldDay } })) ||
+        (await eventsWithTicks(archive)).length > 0
           ? true
           : undefined,
       150_000,
@@ -88,10 +100,10 @@ describe("GET /v2/odds/history/ on the running stack", () => {
   });
 
   it("answers a backfilled event's history with ticks from both tiers, oldest first", async () => {
-    const archive = archiveClient.db().collection("ticks");
-    const live = liveClient.db().collection("ticks");
-    const oldest = await archive.find({ eventID }).sort({ changedAt: 1 }).limit(1).next();
-    const newest = await live.find({ eventID }).sort({ changedAt: -1 }).limit(1).next();
+    const archive = archiveClient.db().collection(`ticks_${eventID}`);
+    const live = liveClient.db().collection(`ticks_${eventID}`);
+    const oldest = await archive.find({}).sort({ changedAt: 1 }).limit(1).next();
+    const newest = await live.find({}).sort({ changedAt: -1 }).limit(1).next();
 
     const res = await getV2(`/odds/history/?eventID=${encodeURIComponent(eventID)}&${window()}&limit=5000`, {
       tier: "internal",
