@@ -188,7 +188,7 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
       ["includeAltLines", { caller: internal, limit: 10, includeAltLines: true }],
       [
         "eventIDs lookup (3 events)",
-        { caller: internal, eventIds: ["afl_bench_0100", "nrl_bench_0101", "epl_bench_0102"] },
+        { caller: internal, eventIds: ["bbl_bench_0100", "ipl_bench_0101", "afl_bench_0102"] },
       ],
       ["league + live=false filter", { caller: internal, limit: 10, leagueIds: ["EPL"], live: false }],
     ];

@@ -125,8 +125,8 @@ export class EventFeed {
 /** Builds the served renderings, yielding between events so reads keep flowing. */
 async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
-  for (const { contract, contentHash } of changed) {
-    prepared.push(new PreparedEvent(contract, contentHash));
+  for (const { contract, contentHash, json } of changed) {
+    prepared.push(new PreparedEvent(contract, contentHash, json));
     await yieldToReads();
   }
   return prepared;

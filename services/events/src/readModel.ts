@@ -39,27 +39,51 @@ function markedStale(fresh: Buffer): Buffer {
   return Buffer.from(json.slice(0, at) + STALE_MARKER + json.slice(at + FRESH_MARKER.length));
 }
 
+/**
+ * Parsed full renderings of recently re-shaped events. Holding every event's object tree would
+ * make each garbage collection walk millions of objects; the served bytes live off-heap instead.
+ */
+const PARSED_CACHE_SIZE = 32;
+const parsedContracts = new Map<PreparedEvent, ContractEvent>();
+
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
 export class PreparedEvent {
   readonly facts: EventFacts;
   readonly lastUpdatedAtMs: number;
+  /** The full rendering (alternate lines and fair prices included, info.stale false) as JSON. */
+  private readonly full: Buffer;
   private readonly renderings = new Map<string, RenderedJson>();
 
-  /** `contract` is the full rendering (alternate lines and fair prices included, info.stale false). */
   constructor(
-    readonly contract: ContractEvent,
+    contract: ContractEvent,
     readonly contentHash: string,
+    json?: string | Buffer,
   ) {
     this.facts = factsOf(contract);
     this.lastUpdatedAtMs = Date.parse(contract.info.lastUpdatedAt);
-    this.rendered(FULL_SHAPE);
+    this.full = typeof json === "string" ? Buffer.from(json) : (json ?? Buffer.from(JSON.stringify(contract)));
+    this.renderings.set(shapeCacheKey(FULL_SHAPE) as string, {
+      fresh: Buffer.from(JSON.stringify(shapeEvent(contract, FULL_SHAPE))),
+    });
+  }
+
+  private contract(): ContractEvent {
+    let contract = parsedContracts.get(this);
+    if (contract) {
+      parsedContracts.delete(this);
+    } else {
+      contract = JSON.parse(this.full.toString("utf8")) as ContractEvent;
+      if (parsedContracts.size >= PARSED_CACHE_SIZE) parsedContracts.delete(parsedContracts.keys().next().value!);
+    }
+    parsedContracts.set(this, contract);
+    return contract;
   }
 
   private rendered(shape: OddsShape): RenderedJson {
     const key = shapeCacheKey(shape);
     const cached = key === undefined ? undefined : this.renderings.get(key);
     if (cached) return cached;
-    const rendering = { fresh: Buffer.from(JSON.stringify(shapeEvent(this.contract, shape))) };
+    const rendering = { fresh: Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape))) };
     if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, rendering);
     return rendering;
   }

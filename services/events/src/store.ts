@@ -36,8 +36,8 @@ interface FeedStateDocument {
 
 export interface StoredEvent {
   contract: ContractEvent;
-  /** JSON.stringify(contract), when the caller already has it. */
-  json?: string;
+  /** JSON.stringify(contract) (or its UTF-8 bytes), when the caller already has it. */
+  json?: string | Buffer;
   contentHash: string;
 }
 
@@ -91,10 +91,10 @@ export class EventStore {
       .find(version === 0 ? {} : { version: { $gt: version } }, { projection: { contentHash: 1, contract: 1 } })
       .toArray();
     return Promise.all(
-      docs.map(async (doc) => ({
-        contract: JSON.parse((await inflate(doc.contract.buffer)).toString("utf8")) as ContractEvent,
-        contentHash: doc.contentHash,
-      })),
+      docs.map(async (doc) => {
+        const json = await inflate(doc.contract.buffer);
+        return { contract: JSON.parse(json.toString("utf8")) as ContractEvent, json, contentHash: doc.contentHash };
+      }),
     );
   }
 
@@ -110,7 +110,7 @@ export class EventStore {
               sportId: contract.sportID,
               leagueId: contract.leagueID,
               startsAtMs: Date.parse(contract.status.startsAt),
-              contract: new Binary(await deflate(Buffer.from(json ?? JSON.stringify(contract)))),
+              contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
             },
             upsert: true,
           },
