@@ -1,0 +1,85 @@
+import { booksFromTicks } from "./book-states";
+import { diffSnapshot, tickId, tickKindFor, type BookSnapshot, type HeldQuote } from "./ticks";
+
+const held: HeldQuote = {
+  oddID: "points-all-game-ou-over",
+  decimalOdds: 1.9,
+  line: 45.5,
+  isMainLine: true,
+  maxStake: 500,
+};
+const observed = (change: Partial<HeldQuote & { available: boolean }> = {}) => ({
+  ...held,
+  available: true,
+  ...change,
+});
+
+describe("tickKindFor", () => {
+  it("opens a quote that is not held, and ignores one that is neither held nor open", () => {
+    expect(tickKindFor(undefined, observed())).toBe("open");
+    expect(tickKindFor(undefined, observed({ available: false }))).toBeUndefined();
+  });
+
+  it("moves on a price, lay price, line or main-line change", () => {
+    expect(tickKindFor(held, observed({ decimalOdds: 1.95 }))).toBe("move");
+    expect(tickKindFor(held, observed({ layOdds: 1.97 }))).toBe("move");
+    expect(tickKindFor(held, observed({ line: 46.5 }))).toBe("move");
+    expect(tickKindFor(held, observed({ isMainLine: false }))).toBe("move");
+  });
+
+  it("records a limit change when only maxStake changed, and nothing when nothing changed", () => {
+    expect(tickKindFor(held, observed({ maxStake: 250 }))).toBe("limit");
+    expect(tickKindFor(held, observed())).toBeUndefined();
+  });
+
+  it("closes a held quote that is withdrawn, suspended or unpriceable", () => {
+    expect(tickKindFor(held, undefined)).toBe("close");
+    expect(tickKindFor(held, observed({ available: false }))).toBe("close");
+    expect(tickKindFor(held, observed({ decimalOdds: 1 }))).toBe("close");
+  });
+});
+
+describe("diffSnapshot", () => {
+  const snapshot = (observedAtMs: number, quotes: BookSnapshot["quotes"]): BookSnapshot => ({
+    eventID: "E",
+    bookmakerID: "sportsbet",
+    sourceID: "feed",
+    sourceRank: 1,
+    observedAtMs,
+    quotes,
+  });
+
+  it("closes held quotes missing from the snapshot and keeps only open quotes held", () => {
+    const before = new Map([[held.oddID, held]]);
+    const diff = diffSnapshot(
+      before,
+      snapshot(1_000, [{ oddID: "points-home-game-ml-home", decimalOdds: 2, available: true }]),
+    );
+    expect(diff.ticks.map((tick) => [tick.oddID, tick.kind])).toEqual([
+      ["points-home-game-ml-home", "open"],
+      [held.oddID, "close"],
+    ]);
+    expect([...diff.held.keys()]).toEqual(["points-home-game-ml-home"]);
+  });
+
+  it("gives the same tick the same id on a replay", () => {
+    const first = diffSnapshot(new Map(), snapshot(1_000, [observed()]));
+    const again = diffSnapshot(new Map(), snapshot(1_000, [observed()]));
+    expect(again.ticks.map((tick) => tick._id)).toEqual(first.ticks.map((tick) => tick._id));
+    expect(first.ticks[0]!._id).toBe(
+      tickId({ eventID: "E", bookmakerID: "sportsbet", sourceID: "feed", observedAtMs: 1_000 }, held.oddID, "open"),
+    );
+  });
+
+  it("is undone by folding its ticks: the books rebuilt from the tick log hold what the diff holds", () => {
+    const opened = diffSnapshot(
+      new Map(),
+      snapshot(1_000, [observed(), { oddID: "x-home-game-ml-home", decimalOdds: 3, available: true }]),
+    );
+    const moved = diffSnapshot(opened.held, snapshot(2_000, [observed({ decimalOdds: 1.8, maxStake: 100 })]));
+    const books = booksFromTicks([...moved.ticks, ...opened.ticks]);
+    const book = books.get("E|sportsbet|feed")!;
+    expect(book.observedAtMs).toBe(2_000);
+    expect(book.quotes).toEqual(moved.held);
+  });
+});
