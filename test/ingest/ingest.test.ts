@@ -6,13 +6,13 @@ const LEAGUES = ["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL"];
 const DAY_MS = 86_400_000;
 
 async function eventsWhere(query: string): Promise<any[]> {
-  const res = await getV2(`/v2/events/?${query}`, { tier: "internal" });
+  const res = await getV2(`/events/?${query}`, { tier: "internal" });
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
 async function ticksOf(eventID: string): Promise<any[]> {
-  const res = await getV2(`/v2/odds/history/?eventID=${encodeURIComponent(eventID)}&limit=5000`, { tier: "internal" });
+  const res = await getV2(`/odds/history/?eventID=${encodeURIComponent(eventID)}&limit=5000`, { tier: "internal" });
   expect(res.status).toBe(200);
   expect(res.body.notice).toBeUndefined();
   return res.body.data;
