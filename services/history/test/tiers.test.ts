@@ -1,7 +1,8 @@
 import { status } from "@grpc/grpc-js";
 import { testMongoUri } from "@odds/local";
 import type { history } from "@odds/proto";
-import { ARCHIVE_DOWN_NOTICE } from "../src/reader";
+import { ARCHIVE_DOWN_NOTICE, READ_CAP_PER_TIER } from "../src/reader";
+import { diffSnapshot, type TickDocument } from "../src/ticks";
 import {
   daysAgo,
   ML_AWAY,
@@ -189,4 +190,49 @@ describe("history tiers: the per-tier read cap", () => {
       await archiveServer.stop();
     }
   });
+
+  it("reads at most 50,000 ticks per tier per request at the real constant", async () => {
+    const archiveServer = await startOwnFerretDb("history-archive-cap-real");
+    const service = await startHistory({
+      liveUri: testMongoUri("history_cap_real"),
+      archiveUri: `${archiveServer.url}/history_archive`,
+      // Scanning 50,000 ticks on FerretDB takes seconds; this test is about the cap, not latency.
+      liveReadTimeoutMs: 120_000,
+    });
+    try {
+      const event = newEvent(daysAgo(2));
+      await service.record({ events: [event], snapshots: [] });
+      // 50,000 home-market moves stored directly (one minute apart), then the away market opens.
+      const start = daysAgo(40);
+      const ticks: TickDocument[] = [];
+      let held = new Map();
+      for (let i = 0; i <= READ_CAP_PER_TIER; i += 1) {
+        const quotes = [quote(ML_HOME, i % 2 === 0 ? 1.9 : 1.8)];
+        if (i === READ_CAP_PER_TIER) quotes.push(quote(ML_AWAY, 2.2));
+        const diff = diffSnapshot(held, {
+          eventID: event.eventId,
+          bookmakerID: "sportsbet",
+          sourceID: "feed-a",
+          sourceRank: 10,
+          observedAtMs: start + i * 60_000,
+          quotes: quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: true })),
+        });
+        ticks.push(...diff.ticks);
+        held = diff.held;
+      }
+      expect(ticks).toHaveLength(READ_CAP_PER_TIER + 2);
+      for (let i = 0; i < ticks.length; i += 10_000) await service.stores.live.upsertTicks(ticks.slice(i, i + 10_000));
+
+      const request = { eventId: event.eventId, oddIds: [ML_AWAY], fromMs: start, toMs: daysAgo(1), limit: 5000 };
+      const first = await service.list(request);
+      expect(first.items).toEqual([]);
+      expect(first.nextCursor).not.toBe("");
+      const second = await service.list({ ...request, cursor: first.nextCursor });
+      expect(second.items.map((tick) => [tick.oddID, tick.kind])).toEqual([[ML_AWAY, "open"]]);
+      expect(second.nextCursor).toBe("");
+    } finally {
+      await service.stop();
+      await archiveServer.stop();
+    }
+  }, 300_000);
 });
