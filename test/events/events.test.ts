@@ -97,6 +97,18 @@ describe("GET /v2/events/ on the running stack", () => {
         expect(["points-home-game-ml-home", "points-away-game-ml-away"]).toContain(oddID);
   });
 
+  it("accepts expandResults and includeOpenCloseOdds with no effect on the events served", async () => {
+    const ids = everything.slice(0, 3).map((event) => event.eventID);
+    const plain = await getV2(`/events/?eventIDs=${ids.join(",")}`, { tier: "internal" });
+    const flagged = await getV2(`/events/?eventIDs=${ids.join(",")}&expandResults=true&includeOpenCloseOdds=true`, {
+      tier: "internal",
+    });
+    expect(flagged.status).toBe(200);
+    const shape = (body: any) => body.data.map((event: any) => [event.eventID, Object.keys(event.odds).sort()]);
+    expect(shape(flagged.body)).toEqual(shape(plain.body));
+    expect(JSON.stringify(flagged.body.data)).not.toMatch(/"(open|close)(Odds|Spread|OverUnder)"/);
+  });
+
   it("includes altLines only with includeAltLines=true", async () => {
     const plain = await getV2("/events/?limit=20&oddsPresent=true", { tier: "internal" });
     for (const event of plain.body.data)
