@@ -196,6 +196,17 @@ describe("ingest cycles over gRPC", () => {
     expect(new Set(sent.map((e) => e.eventId)).size).toBe(sent.length);
   });
 
+  test("a league whose source went quiet carries its last write time, so events can flag it stale", async () => {
+    const quietSince = new Date(AT.getTime() - 50 * 60_000);
+    const quietSources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: ["NRL"], quietSince });
+    await new CycleRunner({ sources: quietSources, sink, logger, fairOddsBookmakers: FAIR }).runCycle(AT);
+    const sent = services.applyCycle.flatMap((r) => r.events);
+    const nrl = sent.filter((e) => e.leagueId === "NRL");
+    expect(nrl.length).toBeGreaterThan(0);
+    expect(nrl.every((e) => e.info?.lastUpdatedAtMs === quietSince.getTime())).toBe(true);
+    expect(sent.filter((e) => e.leagueId === "AFL").every((e) => e.info?.lastUpdatedAtMs === AT.getTime())).toBe(true);
+  });
+
   test("backfill writes each book's history oldest first and the finished events, and is skipped once events applied a cycle", async () => {
     services.lastCycleAtMs = 0;
     const ingest = runner();
