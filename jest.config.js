@@ -20,6 +20,7 @@ module.exports = {
         "<rootDir>/services/*/src/**/*.test.ts",
         "<rootDir>/services/*/test/**/*.test.ts",
         "<rootDir>/deploy/local/src/**/*.test.ts",
+        "<rootDir>/proto/contract/**/*.test.ts",
       ],
       globalSetup: "<rootDir>/deploy/local/src/testing/stores-setup.ts",
       globalTeardown: "<rootDir>/deploy/local/src/testing/stores-teardown.ts",

@@ -27,7 +27,10 @@ describe("local stores", () => {
     await client.connect();
     try {
       const key = `smoke:${Date.now()}`;
-      const result = await client.eval("return redis.call('INCRBY', KEYS[1], ARGV[1])", { keys: [key], arguments: ["3"] });
+      const result = await client.eval("return redis.call('INCRBY', KEYS[1], ARGV[1])", {
+        keys: [key],
+        arguments: ["3"],
+      });
       expect(result).toBe(3);
     } finally {
       await client.quit();

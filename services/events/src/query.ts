@@ -1,3 +1,4 @@
+import { oddId } from "@odds/proto";
 import { z } from "zod";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
@@ -13,7 +14,6 @@ export const FINISHED_CUTOFF_MS = 24 * 60 * 60 * 1000;
 /** info.stale: the source has written nothing for this long. */
 export const STALE_AFTER_MS = 45 * 60 * 1000;
 /** The oddID filter's wildcard for the statEntityID slot of player props. */
-export const PLAYER_ID_WILDCARD = "PLAYER_ID";
 
 /** What the caller's plan lets it see (rule 4); null means everything. */
 export interface PlanScope {
@@ -209,12 +209,7 @@ export const FULL_SHAPE: OddsShape = {
 
 /** oddID filter entry matching: exact, or PLAYER_ID in the statEntityID slot matching any player prop. */
 export function oddIDMatches(pattern: string, side: ContractOdds): boolean {
-  if (pattern === side.oddID) return true;
-  const parts = pattern.split("-");
-  if (parts.length !== 5 || parts[1] !== PLAYER_ID_WILDCARD || !side.playerID) return false;
-  return (
-    parts[0] === side.statID && parts[2] === side.periodID && parts[3] === side.betTypeID && parts[4] === side.sideID
-  );
+  return oddId.matchesOddIDPattern(pattern, side.oddID);
 }
 
 function pickBookmakers<V>(entries: Record<string, V>, visible: ReadonlySet<string> | null): Record<string, V> {

@@ -1,4 +1,4 @@
-import { oddIDMatcher, rankedSeries, resolveWindow } from "./reader";
+import { rankedSeries, resolveWindow } from "./reader";
 import { DAY_MS } from "./ticks";
 
 describe("resolveWindow", () => {
@@ -36,17 +36,5 @@ describe("rankedSeries", () => {
         { bookmakerID: "neds", sourceID: "a", sourceRank: 5 },
       ]),
     ).toEqual(["neds|a", "tab|direct"]);
-  });
-});
-
-describe("oddIDMatcher", () => {
-  it("matches exact oddIDs, everything when empty, and players only for PLAYER_ID", () => {
-    expect(oddIDMatcher([])("anything")).toBe(true);
-    const matches = oddIDMatcher(["points-home-game-ml-home", "disposals-PLAYER_ID-game-ou-over"]);
-    expect(matches("points-home-game-ml-home")).toBe(true);
-    expect(matches("points-away-game-ml-away")).toBe(false);
-    expect(matches("disposals-NAT_FYFE_1_AFL-game-ou-over")).toBe(true);
-    expect(matches("disposals-NAT_FYFE_1_AFL-game-ou-under")).toBe(false);
-    expect(matches("disposals-home-game-ou-over")).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { oddId } from "@odds/proto";
 import { CursorCodec, InvalidArgumentError, NotFoundError, UnavailableError, inSpan } from "@odds/platform";
 import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, type FindCursor } from "mongodb";
 import { z } from "zod";
@@ -144,7 +145,7 @@ export class TickReader {
           );
     const streams = [liveStream, archiveStream];
 
-    const matchesOdd = oddIDMatcher(oddIDs);
+    const matchesOdd = oddId.oddIDFilter(oddIDs);
     const items: TickDocument[] = [];
     let consumed: TickPosition | undefined;
     let stoppedAt: TickPosition | undefined;
@@ -374,28 +375,6 @@ export function rankedSeries(sources: SeriesSource[]): string[] {
   }
   return [...best.values()].map((source) => seriesKeyOf(source.bookmakerID, source.sourceID)).sort();
 }
-
-/** Exact oddIDs, or a PLAYER_ID in the statEntityID slot matching any player. */
-export function oddIDMatcher(oddIDs: string[]): (oddID: string) => boolean {
-  if (oddIDs.length === 0) return () => true;
-  const exact = new Set(oddIDs.filter((id) => !id.includes("PLAYER_ID")));
-  const wildcards = oddIDs
-    .filter((id) => id.includes("PLAYER_ID"))
-    .map((id) => id.split("-"))
-    .filter((parts) => parts.length === 5 && parts[1] === "PLAYER_ID");
-  return (oddID) => {
-    if (exact.has(oddID)) return true;
-    if (wildcards.length === 0) return false;
-    const parts = oddID.split("-");
-    if (parts.length !== 5 || TEAM_SLOTS.has(parts[1]!)) return false;
-    return wildcards.some(
-      (pattern) =>
-        pattern[0] === parts[0] && pattern[2] === parts[2] && pattern[3] === parts[3] && pattern[4] === parts[4],
-    );
-  };
-}
-
-const TEAM_SLOTS = new Set(["home", "away", "all"]);
 
 function uniqueSorted(values: string[]): string[] {
   return [...new Set(values.filter((value) => value.length > 0))].sort();

@@ -1,3 +1,4 @@
+import { oddId } from "@odds/proto";
 /**
  * What a market is, derived from its oddID alone:
  * `{statID}-{statEntityID}-{periodID}-{betTypeID}-{sideID}`.
@@ -6,13 +7,7 @@
 export type PropType = "game_prop" | "team_prop" | "player_prop" | "other_prop";
 export const PROP_TYPES: readonly PropType[] = ["game_prop", "team_prop", "player_prop", "other_prop"];
 
-export interface OddIDParts {
-  statID: string;
-  statEntityID: string;
-  periodID: string;
-  betTypeID: string;
-  sideID: string;
-}
+export type OddIDParts = oddId.OddIdParts;
 
 export interface MarketDefinition extends OddIDParts {
   oddID: string;
@@ -62,19 +57,14 @@ const PERIOD_UNITS: Record<string, string> = {
   s: "Set",
 };
 
-export function parseOddID(oddID: string): OddIDParts | undefined {
-  const parts = oddID.split("-");
-  if (parts.length !== 5 || parts.some((part) => part.length === 0)) return undefined;
-  const [statID, statEntityID, periodID, betTypeID, sideID] = parts as [string, string, string, string, string];
-  return { statID, statEntityID, periodID, betTypeID, sideID };
-}
+export const parseOddID = oddId.splitOddID;
 
 /** home/away/all, a player (NAME_n_LEAGUE) or a team (TEAM_NAME_LEAGUE). */
 export function entityKind(statEntityID: string, hints: MarketHints = {}): "side" | "player" | "team" | "other" {
   if (statEntityID === "home" || statEntityID === "away" || statEntityID === "all") return "side";
   if (hints.playerID === statEntityID) return "player";
   if (hints.teamID === statEntityID) return "team";
-  if (/^[A-Z0-9_]+_\d+_[A-Z0-9_]+$/.test(statEntityID)) return "player";
+  if (oddId.isPlayerEntity(statEntityID)) return "player";
   if (/^[A-Z0-9_]+$/.test(statEntityID)) return "team";
   return "other";
 }
@@ -85,16 +75,8 @@ function isMainShape(parts: OddIDParts): boolean {
   return parts.betTypeID === "ou" ? parts.statEntityID === "all" : MATCH_SIDES.has(parts.statEntityID);
 }
 
-/**
- * All sides of one market share a group: the home and away sides of a moneyline or spread
- * (each on its own team) group under the `all` entity, so `points-home-game-ml-home` and
- * `points-away-game-ml-away` are one market; other sides group by their full prefix.
- */
-export function marketGroupID(parts: OddIDParts): string {
-  const sidedOnOwnTeam = MATCH_SIDES.has(parts.statEntityID) && parts.sideID === parts.statEntityID;
-  const entity = sidedOnOwnTeam ? "all" : parts.statEntityID;
-  return `${parts.statID}-${entity}-${parts.periodID}-${parts.betTypeID}`;
-}
+/** All sides of one market share a group (the contract grammar's marketGroupID). */
+export const marketGroupID = oddId.marketGroupID;
 
 export function periodName(periodID: string): string {
   if (periodID === FULL_GAME) return "Full Game";
@@ -165,13 +147,5 @@ function propTypeOf(groupID: string, kind: ReturnType<typeof entityKind>): PropT
 
 /** The oddID filter: exact, or with the literal PLAYER_ID in the entity slot matching every player prop. */
 export function matchesOddIDFilter(market: MarketDefinition, pattern: string): boolean {
-  if (pattern === market.oddID) return true;
-  const wanted = parseOddID(pattern);
-  if (!wanted || wanted.statEntityID !== "PLAYER_ID" || market.playerID === undefined) return false;
-  return (
-    wanted.statID === market.statID &&
-    wanted.periodID === market.periodID &&
-    wanted.betTypeID === market.betTypeID &&
-    wanted.sideID === market.sideID
-  );
+  return oddId.matchesOddIDPattern(pattern, market.oddID);
 }

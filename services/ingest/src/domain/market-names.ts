@@ -1,5 +1,7 @@
 // Human-readable names of markets, periods and stats.
-import type { OddIdParts } from "./odd-id";
+import type { oddId } from "@odds/proto";
+
+type OddIdParts = oddId.OddIdParts;
 
 const PERIOD_NAMES: Record<string, { short: string; long: string }> = {
   game: { short: "Game", long: "Full Game" },

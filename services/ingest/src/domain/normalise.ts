@@ -12,15 +12,10 @@ import type {
   SideOdds,
   TeamState,
 } from "./model";
-import {
-  formatOddID,
-  isPlayerEntity,
-  marketGroupID,
-  opposingOddID,
-  parseOddID,
-  toStatEntityID,
-  toToken,
-} from "./odd-id";
+import { oddId } from "@odds/proto";
+import { toStatEntityID, toToken } from "./odd-id";
+
+const { formatOddID, isPlayerEntity, marketGroupID, opposingOddID, parseOddID } = oddId;
 import { decimalToAmerican, formatLine, probabilityToAmerican } from "./odds-format";
 import { consensusOf, fairPricesOf, type Consensus, type SideQuote } from "./pricing";
 

@@ -1,13 +1,7 @@
-import {
-  formatOddID,
-  InvalidOddIdError,
-  isPlayerEntity,
-  marketGroupID,
-  opposingOddID,
-  parseOddID,
-  toStatEntityID,
-  toToken,
-} from "./odd-id";
+import { oddId } from "@odds/proto";
+import { toStatEntityID, toToken } from "./odd-id";
+
+const { formatOddID, InvalidOddIdError, isPlayerEntity, marketGroupID, opposingOddID, parseOddID } = oddId;
 
 describe("oddID grammar", () => {
   test("formats and parses the five slots", () => {
