@@ -1,19 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { DownstreamClients } from "../gateways/clients";
-import { ApiError } from "../http/errors";
+import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue.routes";
-
-function rejection(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected the query to be rejected");
-}
 
 describe("catalogue route parameters", () => {
   test.each(["0", "-1", "abc", "251", "1.5"])("teams and players reject limit=%s naming limit", (limit) => {

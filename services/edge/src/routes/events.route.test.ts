@@ -1,18 +1,8 @@
 import type { DownstreamClients } from "../gateways/clients";
-import { ApiError } from "../http/errors";
+import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { eventsQuery, eventsRoutes, toListEventsRequest } from "./events.route";
-
-function rejection(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected the query to be rejected");
-}
 
 describe("GET /v2/events/ parameters", () => {
   test("limit defaults to 10, allows 1 to 100, and rejects 0, -1, abc and 101 naming limit", () => {

@@ -1,19 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { DownstreamClients } from "../gateways/clients";
-import { ApiError } from "../http/errors";
+import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { historyQuery, historyRoutes, toListTicksRequest } from "./history.route";
-
-function rejection(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected the query to be rejected");
-}
 
 describe("GET /v2/odds/history/ parameters", () => {
   test("a missing eventID is 400 Invalid params naming eventID", () => {
