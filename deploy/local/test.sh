@@ -6,4 +6,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bash deploy/local/prepare.sh
 npm run lint --silent
-npx jest "$@"
+results="$(mktemp -t odds-jest-XXXXXX.json)"
+trap 'rm -f "$results"' EXIT
+status=0
+npx jest --json --outputFile="$results" "$@" || status=$?
+# One plain closing line, whatever reads the output: "tests: N passed, N failed".
+node -e 'const r = require(process.argv[1]); process.stdout.write(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);' "$results" || true
+exit "$status"
