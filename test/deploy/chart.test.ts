@@ -192,6 +192,9 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     );
     // The Deployment leaves archiving to the CronJob.
     expect(envOf(container(objects(), "history")).ARCHIVE_INTERVAL_MS.value).toBe("0");
+    // The service and the archiver must agree on where ticks live; the chart targets MongoDB proper.
+    expect(envOf(container(objects(), "history")).HISTORY_TICK_LAYOUT.value).toBe("shared");
+    expect(envOf(archiver).HISTORY_TICK_LAYOUT.value).toBe("shared");
   });
 
   test("each service gets the variables it reads, with downstream addresses that match the rendered Services", () => {

@@ -136,6 +136,8 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
 {{ include "odds.storeEnv" (dict "root" $root "name" "HISTORY_ARCHIVE_MONGODB_URI" "key" "historyArchiveMongodbUri") }}
 - name: ARCHIVE_INTERVAL_MS
   value: {{ $root.Values.history.archiveIntervalMs | quote }}
+- name: HISTORY_TICK_LAYOUT
+  value: {{ $root.Values.history.tickLayout | quote }}
 {{- end }}
 {{- if eq $c "catalogue" }}
 {{ include "odds.storeEnv" (dict "root" $root "name" "CATALOGUE_MONGODB_URI" "key" "catalogueMongodbUri") }}

@@ -80,6 +80,7 @@ async function runArchiverJob(): Promise<void> {
   const stores = await connectHistoryStores(
     { live: config.HISTORY_LIVE_MONGODB_URI, archive: config.HISTORY_ARCHIVE_MONGODB_URI },
     logger,
+    config.HISTORY_TICK_LAYOUT,
   );
   try {
     const archiver = new Archiver(stores.live, stores.archive, {

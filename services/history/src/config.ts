@@ -1,5 +1,6 @@
 import { baseConfigSchema, env } from "@odds/platform";
 import { z } from "zod";
+import { TICK_LAYOUTS } from "./tick-tier";
 
 export const configSchema = baseConfigSchema.extend({
   GRPC_PORT: env.port(50052),
@@ -15,6 +16,8 @@ export const configSchema = baseConfigSchema.extend({
   ARCHIVE_READ_TIMEOUT_MS: env.milliseconds(1_500),
   /** How long a read waits for the live tier before answering UNAVAILABLE (503 at the edge). */
   LIVE_READ_TIMEOUT_MS: env.milliseconds(3_000),
+  /** per-event (FerretDB: one collection per event) or shared (MongoDB proper: one indexed collection). */
+  HISTORY_TICK_LAYOUT: z.enum(TICK_LAYOUTS).default("per-event"),
 });
 
 export type HistoryConfig = z.output<typeof configSchema>;

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const stores = await connectHistoryStores(
     { live: config.HISTORY_LIVE_MONGODB_URI, archive: config.HISTORY_ARCHIVE_MONGODB_URI },
     logger,
+    config.HISTORY_TICK_LAYOUT,
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);

@@ -1,5 +1,5 @@
 import { ensureIndexes } from "@odds/platform";
-import { MongoBulkWriteError, type Collection, type Db, type FindCursor } from "mongodb";
+import { MongoBulkWriteError, type Collection, type Db, type Filter, type FindCursor } from "mongodb";
 import type { TickDocument } from "./ticks";
 
 export type TierName = "live" | "archive";
@@ -28,7 +28,17 @@ export interface SeriesSource {
   sourceRank: number;
 }
 
+/**
+ * How a tier lays its ticks out. `per-event`: one collection per event (`ticks_<eventID>`), for
+ * FerretDB/SQLite, which pushes down only `_id` equality and scans a whole collection for any other
+ * filter. `shared`: one `ticks` collection with (eventID, changedAt, _id) and (eventID, day) indexes,
+ * for MongoDB proper, where tens of thousands of collections cost more than an indexed equality.
+ */
+export type TickLayout = "per-event" | "shared";
+export const TICK_LAYOUTS: readonly TickLayout[] = ["per-event", "shared"];
+
 const EVENT_TICKS_PREFIX = "ticks_";
+const SHARED_TICKS = "ticks";
 const LIVE_DAYS = "tickDays";
 
 /** A UTC day on which an event's ticks were written to this tier (what the archiver walks). */
@@ -44,13 +54,11 @@ interface EventDayDocument {
 }
 
 /**
- * One storage tier of the tick log (the live shard or the archive shard), one collection
- * per event (`ticks_<eventID>`) in both tiers, so a tick can be copied between them by id.
- * Why per event: FerretDB's SQLite backend pushes down only `_id` equality and scans a
- * whole collection for any other filter (measured: 6 s for an eventID equality on 30,000
- * ticks, serialised across concurrent queries), so every read and write touches only the
- * event's own ticks. On MongoDB proper the same layout is served by the (changedAt, _id)
- * index each event collection gets.
+ * One storage tier of the tick log (the live shard or the archive shard). Both tiers use the
+ * same layout, so a tick is copied between them by id. With the `per-event` layout every read
+ * and write touches only the event's own collection (measured on FerretDB: 6 s for an eventID
+ * equality on 30,000 ticks in one collection, serialised across concurrent queries); with
+ * `shared` every filter carries the eventID equality its indexes lead with.
  */
 export class TickTier {
   private readonly days: Collection<EventDayDocument>;
@@ -59,21 +67,38 @@ export class TickTier {
   constructor(
     readonly name: TierName,
     private readonly db: Db,
+    private readonly layout: TickLayout = "per-event",
   ) {
     this.days = db.collection<EventDayDocument>(LIVE_DAYS);
   }
 
-  private eventTicks(eventID: string): Collection<TickDocument> {
-    return this.db.collection<TickDocument>(`${EVENT_TICKS_PREFIX}${eventID}`);
+  private collectionName(eventID: string): string {
+    return this.layout === "shared" ? SHARED_TICKS : `${EVENT_TICKS_PREFIX}${eventID}`;
   }
 
-  /** The history order index of an event's collection, created once per process per event. */
+  private eventTicks(eventID: string): Collection<TickDocument> {
+    return this.db.collection<TickDocument>(this.collectionName(eventID));
+  }
+
+  /** A filter restricted to one event's ticks (implicit in the per-event layout). */
+  private eventScope(eventID: string, filter: Filter<TickDocument> = {}): Filter<TickDocument> {
+    return this.layout === "shared" ? { eventID, ...filter } : filter;
+  }
+
+  /** The history order index (and, shared, the archiver's day index), created once per process per collection. */
   private async ensureEventIndex(eventID: string): Promise<void> {
-    if (this.indexed.has(eventID)) return;
+    const name = this.collectionName(eventID);
+    if (this.indexed.has(name)) return;
     await ensureIndexes(this.db, {
-      [`${EVENT_TICKS_PREFIX}${eventID}`]: [{ key: { changedAt: 1, _id: 1 }, name: "history_order" }],
+      [name]:
+        this.layout === "shared"
+          ? [
+              { key: { eventID: 1, changedAt: 1, _id: 1 }, name: "history_order" },
+              { key: { eventID: 1, day: 1 }, name: "event_days" },
+            ]
+          : [{ key: { changedAt: 1, _id: 1 }, name: "history_order" }],
     });
-    this.indexed.add(eventID);
+    this.indexed.add(name);
   }
 
   /**
@@ -118,7 +143,9 @@ export class TickTier {
   /** Forgets an (event, day) once it holds no tick; a tick written meanwhile notes it again. */
   async forgetDayIfEmpty({ day, eventID }: EventDay): Promise<boolean> {
     await this.days.deleteOne({ _id: `${day}|${eventID}` });
-    const remaining = await this.eventTicks(eventID).findOne({ day }, { projection: { _id: 1 } });
+    const remaining = await this.eventTicks(eventID).findOne(this.eventScope(eventID, { day }), {
+      projection: { _id: 1 },
+    });
     if (remaining) await this.noteDays([{ day, eventID }]);
     return remaining === null;
   }
@@ -126,44 +153,46 @@ export class TickTier {
   /** Every tick of an event in this tier (the fields that define what a book holds). */
   ticksOfEvent(eventID: string): Promise<TickDocument[]> {
     return this.eventTicks(eventID)
-      .find(
-        {},
-        {
-          projection: {
-            eventID: 1,
-            oddID: 1,
-            bookmakerID: 1,
-            sourceID: 1,
-            changedAt: 1,
-            kind: 1,
-            decimalOdds: 1,
-            line: 1,
-            isMainLine: 1,
-            layOdds: 1,
-            maxStake: 1,
-          },
+      .find(this.eventScope(eventID), {
+        projection: {
+          eventID: 1,
+          oddID: 1,
+          bookmakerID: 1,
+          sourceID: 1,
+          changedAt: 1,
+          kind: 1,
+          decimalOdds: 1,
+          line: 1,
+          isMainLine: 1,
+          layOdds: 1,
+          maxStake: 1,
         },
-      )
+      })
       .toArray();
   }
 
   ticksOfDay({ day, eventID }: EventDay, limit: number): Promise<TickDocument[]> {
-    return this.eventTicks(eventID).find({ day }).limit(limit).toArray();
+    return this.eventTicks(eventID).find(this.eventScope(eventID, { day })).limit(limit).toArray();
   }
 
   async deleteTicks(eventID: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.eventTicks(eventID).deleteMany({ _id: { $in: ids } });
+    if (ids.length > 0) await this.eventTicks(eventID).deleteMany(this.eventScope(eventID, { _id: { $in: ids } }));
   }
 
   countTicks(eventID: string, filter: { day?: string } = {}): Promise<number> {
-    return this.eventTicks(eventID).countDocuments(filter);
+    return this.eventTicks(eventID).countDocuments(this.eventScope(eventID, filter));
   }
 
   /** Every (bookmaker, source, rank) with at least one tick in the window. */
   async seriesSources(window: TickWindow): Promise<SeriesSource[]> {
     const groups = await this.eventTicks(window.eventID)
       .aggregate<{ _id: SeriesSource }>([
-        { $match: this.windowFilter({ ...window, after: undefined, seriesKeys: undefined }) },
+        {
+          $match: this.eventScope(
+            window.eventID,
+            this.windowFilter({ ...window, after: undefined, seriesKeys: undefined }),
+          ),
+        },
         { $group: { _id: { bookmakerID: "$bookmakerID", sourceID: "$sourceID", sourceRank: "$sourceRank" } } },
       ])
       .toArray();
@@ -173,14 +202,14 @@ export class TickTier {
   /** Ticks of the window after the position, in history order, at most `cap` of them. */
   openWindow(window: TickWindow, cap: number, batchSize: number): FindCursor<TickDocument> {
     return this.eventTicks(window.eventID)
-      .find(this.windowFilter(window))
+      .find(this.eventScope(window.eventID, this.windowFilter(window)))
       .sort({ changedAt: 1, _id: 1 })
       .limit(cap)
       .batchSize(Math.min(cap, batchSize));
   }
 
-  private windowFilter(window: TickWindow): Record<string, unknown> {
-    const filter: Record<string, unknown> = {
+  private windowFilter(window: TickWindow): Filter<TickDocument> {
+    const filter: Filter<TickDocument> = {
       changedAt: { $gte: new Date(window.fromMs), $lt: new Date(window.toMs) },
     };
     if (window.seriesKeys) filter.seriesKey = { $in: window.seriesKeys };

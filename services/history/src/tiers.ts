@@ -1,7 +1,7 @@
 import { connectMongo } from "@odds/platform";
 import { MongoClient, type Db } from "mongodb";
 import type { Logger } from "pino";
-import { TickTier } from "./tick-tier";
+import { TickTier, type TickLayout } from "./tick-tier";
 
 export interface HistoryStores {
   /** The live shard: recent ticks, last-quote state, event refs. */
@@ -19,6 +19,7 @@ export interface HistoryStores {
 export async function connectHistoryStores(
   uris: { live: string; archive: string },
   logger: Logger,
+  layout: TickLayout = "per-event",
 ): Promise<HistoryStores> {
   const liveStore = await connectMongo(uris.live, { appName: "history-live", logger });
   const archiveClient = new MongoClient(uris.archive, {
@@ -28,8 +29,8 @@ export async function connectHistoryStores(
     maxPoolSize: 10,
   });
   return {
-    live: new TickTier("live", liveStore.db),
-    archive: new TickTier("archive", archiveClient.db()),
+    live: new TickTier("live", liveStore.db, layout),
+    archive: new TickTier("archive", archiveClient.db(), layout),
     liveDb: liveStore.db,
     async close() {
       await Promise.allSettled([liveStore.close(), archiveClient.close()]);

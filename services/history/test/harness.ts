@@ -10,6 +10,7 @@ import { TickReader } from "../src/reader";
 import { QuoteRecorder } from "../src/recorder";
 import { historyRpc } from "../src/rpc";
 import { DAY_MS } from "../src/ticks";
+import type { TickLayout } from "../src/tick-tier";
 import { connectHistoryStores, type HistoryStores } from "../src/tiers";
 
 export const logger = createLogger("history-test", "silent");
@@ -71,10 +72,12 @@ export async function startHistory(options: {
   readCapPerTier?: number;
   archiveReadTimeoutMs?: number;
   liveReadTimeoutMs?: number;
+  layout?: TickLayout;
 }): Promise<HistoryUnderTest> {
   const stores = await connectHistoryStores(
     { live: options.liveUri ?? testMongoUri("history_live"), archive: options.archiveUri },
     logger,
+    options.layout,
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);

@@ -15,14 +15,15 @@ import {
   startOwnFerretDb,
   type HistoryUnderTest,
 } from "./harness";
+import { TICK_LAYOUTS } from "../src/tick-tier";
 
-describe("history reading (ListTicks) against real stores", () => {
+describe.each(TICK_LAYOUTS)("history reading (ListTicks, %s layout) against real stores", (layout) => {
   let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
   let service: HistoryUnderTest;
 
   beforeAll(async () => {
-    archiveServer = await startOwnFerretDb("history-archive-reading");
-    service = await startHistory({ archiveUri: `${archiveServer.url}/history_archive` });
+    archiveServer = await startOwnFerretDb(`history-archive-reading-${layout}`);
+    service = await startHistory({ archiveUri: `${archiveServer.url}/history_archive`, layout });
   });
 
   afterAll(async () => {

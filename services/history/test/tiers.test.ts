@@ -15,6 +15,7 @@ import {
   startOwnFerretDb,
   type HistoryUnderTest,
 } from "./harness";
+import { TICK_LAYOUTS } from "../src/tick-tier";
 
 /** An event whose ticks straddle the 28-day live retention: 40 to 20 days ago, every 6 hours, two bookmakers. */
 async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history.EventRef> {
@@ -31,104 +32,111 @@ async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history
   return event;
 }
 
-describe("history tiers: archiver and merged reads against two real FerretDB servers", () => {
-  let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
-  let service: HistoryUnderTest;
-  const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: daysAgo(45), toMs: daysAgo(15) });
+describe.each(TICK_LAYOUTS)(
+  "history tiers (%s layout): archiver and merged reads against two real FerretDB servers",
+  (layout) => {
+    let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
+    let service: HistoryUnderTest;
+    const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: daysAgo(45), toMs: daysAgo(15) });
 
-  beforeAll(async () => {
-    archiveServer = await startOwnFerretDb("history-archive-tiers");
-    service = await startHistory({ archiveUri: `${archiveServer.url}/history_archive`, archiveReadTimeoutMs: 1_000 });
-  });
+    beforeAll(async () => {
+      archiveServer = await startOwnFerretDb(`history-archive-tiers-${layout}`);
+      service = await startHistory({
+        archiveUri: `${archiveServer.url}/history_archive`,
+        archiveReadTimeoutMs: 1_000,
+        layout,
+      });
+    });
 
-  afterAll(async () => {
-    await service.stop();
-    await archiveServer.stop();
-  });
+    afterAll(async () => {
+      await service.stop();
+      await archiveServer.stop();
+    });
 
-  it("moves ticks older than the live retention to the archive and reads still return each tick once", async () => {
-    const event = await recordStraddlingEvent(service);
-    const before = await service.list({ ...window(event), limit: 5000 });
-    const total = await service.stores.live.countTicks(event.eventId);
-    expect(before.items).toHaveLength(total);
+    it("moves ticks older than the live retention to the archive and reads still return each tick once", async () => {
+      const event = await recordStraddlingEvent(service);
+      const before = await service.list({ ...window(event), limit: 5000 });
+      const total = await service.stores.live.countTicks(event.eventId);
+      expect(before.items).toHaveLength(total);
 
-    await service.archiver.runOnce();
-    const archived = await service.stores.archive.countTicks(event.eventId);
-    const live = await service.stores.live.countTicks(event.eventId);
-    expect(archived).toBeGreaterThan(0);
-    expect(live).toBeGreaterThan(0);
-    expect(archived + live).toBe(total);
+      await service.archiver.runOnce();
+      const archived = await service.stores.archive.countTicks(event.eventId);
+      const live = await service.stores.live.countTicks(event.eventId);
+      expect(archived).toBeGreaterThan(0);
+      expect(live).toBeGreaterThan(0);
+      expect(archived + live).toBe(total);
 
-    const after = await service.list({ ...window(event), limit: 5000 });
-    expect(after.notice).toBe("");
-    expect(after.items).toEqual(before.items);
-  });
+      const after = await service.list({ ...window(event), limit: 5000 });
+      expect(after.notice).toBe("");
+      expect(after.items).toEqual(before.items);
+    });
 
-  it("an archiver crash after the copy and before the delete loses nothing and doubles nothing", async () => {
-    const event = await recordStraddlingEvent(service);
-    const expected = (await service.list({ ...window(event), limit: 5000 })).items;
-    const total = await service.stores.live.countTicks(event.eventId);
-    const oldDay = new Date(daysAgo(39)).toISOString().slice(0, 10);
+    it("an archiver crash after the copy and before the delete loses nothing and doubles nothing", async () => {
+      const event = await recordStraddlingEvent(service);
+      const expected = (await service.list({ ...window(event), limit: 5000 })).items;
+      const total = await service.stores.live.countTicks(event.eventId);
+      const oldDay = new Date(daysAgo(39)).toISOString().slice(0, 10);
 
-    // The crash: one batch copied to the archive, never deleted from live.
-    const copied = await service.archiver.copyBatch({ day: oldDay, eventID: event.eventId });
-    expect(copied.length).toBeGreaterThan(0);
-    const inBoth = await service.stores.archive.countTicks(event.eventId, { day: oldDay });
-    expect(inBoth).toBeGreaterThan(0);
-    expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
+      // The crash: one batch copied to the archive, never deleted from live.
+      const copied = await service.archiver.copyBatch({ day: oldDay, eventID: event.eventId });
+      expect(copied.length).toBeGreaterThan(0);
+      const inBoth = await service.stores.archive.countTicks(event.eventId, { day: oldDay });
+      expect(inBoth).toBeGreaterThan(0);
+      expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
 
-    // The restarted job re-copies (no-op upserts) and deletes.
-    await service.archiver.runOnce();
-    await service.archiver.runOnce();
-    const archived = await service.stores.archive.countTicks(event.eventId);
-    const live = await service.stores.live.countTicks(event.eventId);
-    expect(archived + live).toBe(total);
-    expect(await service.stores.live.countTicks(event.eventId, { day: oldDay })).toBe(0);
-    expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
-  });
+      // The restarted job re-copies (no-op upserts) and deletes.
+      await service.archiver.runOnce();
+      await service.archiver.runOnce();
+      const archived = await service.stores.archive.countTicks(event.eventId);
+      const live = await service.stores.live.countTicks(event.eventId);
+      expect(archived + live).toBe(total);
+      expect(await service.stores.live.countTicks(event.eventId, { day: oldDay })).toBe(0);
+      expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
+    });
 
-  it("a window spanning both tiers, read in pages, concatenates to exactly the unpaged series", async () => {
-    const event = await recordStraddlingEvent(service);
-    await service.archiver.runOnce();
-    expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
+    it("a window spanning both tiers, read in pages, concatenates to exactly the unpaged series", async () => {
+      const event = await recordStraddlingEvent(service);
+      await service.archiver.runOnce();
+      expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
 
-    const unpaged = await service.list({ ...window(event), limit: 5000 });
-    expect(unpaged.nextCursor).toBe("");
-    for (const limit of [13, 50]) {
-      const paged = await readAllPages(service, { ...window(event), limit });
-      expect(paged.items).toEqual(unpaged.items);
-    }
-    // With an oddID filter too (pages skip the other market's ticks).
-    const homeOnly = await service.list({ ...window(event), oddIds: [ML_HOME], limit: 5000 });
-    expect((await readAllPages(service, { ...window(event), oddIds: [ML_HOME], limit: 9 })).items).toEqual(
-      homeOnly.items,
-    );
-  });
+      const unpaged = await service.list({ ...window(event), limit: 5000 });
+      expect(unpaged.nextCursor).toBe("");
+      for (const limit of [13, 50]) {
+        const paged = await readAllPages(service, { ...window(event), limit });
+        expect(paged.items).toEqual(unpaged.items);
+      }
+      // With an oddID filter too (pages skip the other market's ticks).
+      const homeOnly = await service.list({ ...window(event), oddIds: [ML_HOME], limit: 5000 });
+      expect((await readAllPages(service, { ...window(event), oddIds: [ML_HOME], limit: 9 })).items).toEqual(
+        homeOnly.items,
+      );
+    });
 
-  it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
-    const event = await recordStraddlingEvent(service);
-    await service.archiver.runOnce();
-    const complete = await service.list({ ...window(event), limit: 5000 });
-    const liveCount = await service.stores.live.countTicks(event.eventId);
+    it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
+      const event = await recordStraddlingEvent(service);
+      await service.archiver.runOnce();
+      const complete = await service.list({ ...window(event), limit: 5000 });
+      const liveCount = await service.stores.live.countTicks(event.eventId);
 
-    await archiveServer.stop();
-    try {
-      const degraded = await service.list({ ...window(event), limit: 5000 });
-      expect(degraded.notice).toBe(ARCHIVE_DOWN_NOTICE);
-      expect(degraded.items).toHaveLength(liveCount);
-      expect(degraded.items).toEqual(complete.items.slice(complete.items.length - liveCount));
-      // A window inside the live retention does not need the archive and carries no notice.
-      const recent = await service.list({ eventId: event.eventId, fromMs: daysAgo(25), toMs: daysAgo(15) });
-      expect(recent.notice).toBe("");
-      expect(recent.items.length).toBeGreaterThan(0);
-    } finally {
-      archiveServer = { ...archiveServer, ...(await archiveServer.restart()) };
-    }
-    const recovered = await service.list({ ...window(event), limit: 5000 });
-    expect(recovered.notice).toBe("");
-    expect(recovered.items).toEqual(complete.items);
-  });
-});
+      await archiveServer.stop();
+      try {
+        const degraded = await service.list({ ...window(event), limit: 5000 });
+        expect(degraded.notice).toBe(ARCHIVE_DOWN_NOTICE);
+        expect(degraded.items).toHaveLength(liveCount);
+        expect(degraded.items).toEqual(complete.items.slice(complete.items.length - liveCount));
+        // A window inside the live retention does not need the archive and carries no notice.
+        const recent = await service.list({ eventId: event.eventId, fromMs: daysAgo(25), toMs: daysAgo(15) });
+        expect(recent.notice).toBe("");
+        expect(recent.items.length).toBeGreaterThan(0);
+      } finally {
+        archiveServer = { ...archiveServer, ...(await archiveServer.restart()) };
+      }
+      const recovered = await service.list({ ...window(event), limit: 5000 });
+      expect(recovered.notice).toBe("");
+      expect(recovered.items).toEqual(complete.items);
+    });
+  },
+);
 
 describe("history tiers: live tier down", () => {
   it("answers UNAVAILABLE when the live tier does not answer", async () => {
