@@ -5,3 +5,4 @@ export * as history from "./gen/odds/history/v1/history";
 export * as catalogue from "./gen/odds/catalogue/v1/catalogue";
 export * as usage from "./gen/odds/usage/v1/usage";
 export * as oddId from "./contract/odd-id";
+export * as filters from "./contract/filters";

@@ -1,6 +1,8 @@
-import { oddId } from "@odds/proto";
+import { filters, oddId } from "@odds/proto";
 import { z } from "zod";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
+
+const { matchesFlag, matchesList } = filters;
 
 /**
  * The rules of GET /v2/events/ as pure functions: which events a query selects, in what
@@ -94,14 +96,6 @@ export function planAllowsEvent(facts: EventFacts, plan: PlanScope): boolean {
   );
 }
 
-function flagMatches(wanted: boolean | undefined, actual: boolean): boolean {
-  return wanted === undefined || wanted === actual;
-}
-
-function listMatches(wanted: string[], actual: string): boolean {
-  return wanted.length === 0 || wanted.includes(actual);
-}
-
 function anyIn(wanted: string[], actual: ReadonlySet<string>): boolean {
   return wanted.length === 0 || wanted.some((id) => actual.has(id));
 }
@@ -125,16 +119,16 @@ export function selectsEvent(facts: EventFacts, query: EventQuery, nowMs: number
     (earliest === undefined || facts.startsAtMs >= earliest) &&
     (query.startsAfterMs === undefined || facts.startsAtMs > query.startsAfterMs) &&
     (query.startsBeforeMs === undefined || facts.startsAtMs < query.startsBeforeMs) &&
-    listMatches(query.sportIDs, facts.sportID) &&
-    listMatches(query.leagueIDs, facts.leagueID) &&
+    matchesList(query.sportIDs, facts.sportID) &&
+    matchesList(query.leagueIDs, facts.leagueID) &&
     (query.type === undefined || query.type === facts.type) &&
-    flagMatches(query.live, facts.live) &&
-    flagMatches(query.started, facts.started) &&
-    flagMatches(query.ended, facts.ended) &&
-    flagMatches(query.finalized, facts.finalized) &&
-    flagMatches(query.cancelled, facts.cancelled) &&
-    flagMatches(query.oddsAvailable, facts.oddsAvailable) &&
-    flagMatches(query.oddsPresent, facts.oddsPresent) &&
+    matchesFlag(query.live, facts.live) &&
+    matchesFlag(query.started, facts.started) &&
+    matchesFlag(query.ended, facts.ended) &&
+    matchesFlag(query.finalized, facts.finalized) &&
+    matchesFlag(query.cancelled, facts.cancelled) &&
+    matchesFlag(query.oddsAvailable, facts.oddsAvailable) &&
+    matchesFlag(query.oddsPresent, facts.oddsPresent) &&
     anyIn(query.teamIDs, facts.teamIDs) &&
     anyIn(query.playerIDs, facts.playerIDs)
   );

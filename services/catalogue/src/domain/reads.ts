@@ -1,4 +1,5 @@
 import { CursorCodec, InvalidArgumentError } from "@odds/platform";
+import { filters } from "@odds/proto";
 import { z } from "zod";
 import type { MarketLeagueActivity } from "./activity";
 import {
@@ -12,6 +13,8 @@ import {
 } from "./catalogue";
 import { matchesOddIDFilter, PROP_TYPES, type MarketDefinition, type PropType } from "./market-definition";
 import { bookmakerVisible, leagueVisible, sportVisible, type PlanScope } from "./visibility";
+
+const { matchesFlag, matchesList } = filters;
 
 /** One page of contract objects; an empty nextCursor means the last page. */
 export interface ReadPage {
@@ -107,7 +110,7 @@ export class CatalogueReads {
     const catalogue = this.catalogue();
     const items = catalogue
       .ordered<LeagueRecord>("leagues", (l) => l.leagueID)
-      .filter((league) => within(query.sportIDs, league.sportID) && within(query.leagueIDs, league.leagueID))
+      .filter((league) => matchesList(query.sportIDs, league.sportID) && matchesList(query.leagueIDs, league.leagueID))
       .map((league) => ({
         leagueID: league.leagueID,
         sportID: league.sportID,
@@ -131,9 +134,9 @@ export class CatalogueReads {
       (team) => team.teamID,
       (team) =>
         leagueVisible(scope, team.leagueID, team.sportID) &&
-        within(query.sportIDs, team.sportID) &&
-        within(query.leagueIDs, team.leagueID) &&
-        within(query.teamIDs, team.teamID),
+        matchesList(query.sportIDs, team.sportID) &&
+        matchesList(query.leagueIDs, team.leagueID) &&
+        matchesList(query.teamIDs, team.teamID),
       renderTeam,
     );
   }
@@ -151,9 +154,9 @@ export class CatalogueReads {
       (player) => player.playerID,
       (player) =>
         leagueVisible(scope, player.leagueID, player.sportID) &&
-        within(query.teamIDs, player.teamID) &&
-        within(query.playerIDs, player.playerID) &&
-        within(query.leagueIDs, player.leagueID) &&
+        matchesList(query.teamIDs, player.teamID) &&
+        matchesList(query.playerIDs, player.playerID) &&
+        matchesList(query.leagueIDs, player.leagueID) &&
         (eventIDs.size === 0 || player.eventIDs.some((eventID) => eventIDs.has(eventID))),
       renderPlayer,
     );
@@ -165,7 +168,7 @@ export class CatalogueReads {
       .ordered<StatRecord>("stats", (s) => s.statID)
       .filter(
         (stat) =>
-          within(query.statIDs, stat.statID) &&
+          matchesList(query.statIDs, stat.statID) &&
           (query.sportIDs.length === 0 || stat.sportIDs.some((sportID) => query.sportIDs.includes(sportID))) &&
           (level === "all" || stat.supportedLevels[level]),
       )
@@ -194,7 +197,8 @@ export class CatalogueReads {
       let inView = false;
       for (const activity of catalogue.activity.marketLeagues(market.oddID)) {
         if (!leagueVisible(scope, activity.leagueID, activity.sportID)) continue;
-        if (!within(query.leagueIDs, activity.leagueID) || !within(query.sportIDs, activity.sportID)) continue;
+        if (!matchesList(query.leagueIDs, activity.leagueID) || !matchesList(query.sportIDs, activity.sportID))
+          continue;
         inView = true;
         activeEvents += scope.bookmakerIDs === null ? activity.activeEvents : pricedByVisible(scope, activity);
         const leagueSupport: Record<string, true> = {};
@@ -228,14 +232,14 @@ export class CatalogueReads {
       (market) => market.oddID,
       (market) =>
         (query.oddIDs.length === 0 || query.oddIDs.some((pattern) => matchesOddIDFilter(market, pattern))) &&
-        within(query.statIDs, market.statID) &&
-        within(query.statEntityIDs, market.statEntityID) &&
-        within(query.periodIDs, market.periodID) &&
-        within(query.betTypeIDs, market.betTypeID) &&
-        within(query.sideIDs, market.sideID) &&
-        flag(query.isMainMarket, market.isMainMarket) &&
-        flag(query.isProp, market.isProp) &&
-        flag(query.isSubPeriod, market.isSubPeriod) &&
+        matchesList(query.statIDs, market.statID) &&
+        matchesList(query.statEntityIDs, market.statEntityID) &&
+        matchesList(query.periodIDs, market.periodID) &&
+        matchesList(query.betTypeIDs, market.betTypeID) &&
+        matchesList(query.sideIDs, market.sideID) &&
+        matchesFlag(query.isMainMarket, market.isMainMarket) &&
+        matchesFlag(query.isProp, market.isProp) &&
+        matchesFlag(query.isSubPeriod, market.isSubPeriod) &&
         (propType === undefined || market.propType === propType),
       render,
     );
@@ -268,15 +272,6 @@ function renderPlayer(player: PlayerRecord): object {
 }
 
 /** An empty filter list matches everything. */
-function within(wanted: string[], value: string): boolean {
-  return wanted.length === 0 || wanted.includes(value);
-}
-
-/** true = only matching, false = only non-matching, omitted = all. */
-function flag(wanted: boolean | undefined, value: boolean): boolean {
-  return wanted === undefined || wanted === value;
-}
-
 /** 0 (unset on the wire) means the route's default. */
 function pageLimit(limit: number, bounds: { default: number; max: number }): number {
   if (limit === 0) return bounds.default;
