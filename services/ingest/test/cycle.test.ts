@@ -76,32 +76,53 @@ class RecordingServices {
   }
 }
 
+/**
+ * The three write services recorded by one in-process gRPC server, and a sink pointed at it.
+ * One cockatiel attempt on top of grpc-js's own UNAVAILABLE retries keeps the failure tests quick.
+ */
+async function startRecordingTargets(): Promise<{
+  services: RecordingServices;
+  sink: GrpcCycleSink;
+  stop: () => Promise<void>;
+}> {
+  const services = new RecordingServices();
+  const server: RunningGrpcServer = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: services.bindings(),
+  });
+  const addr = `127.0.0.1:${server.port}`;
+  const sink = new GrpcCycleSink({
+    eventsAddr: addr,
+    historyAddr: addr,
+    catalogueAddr: addr,
+    deadlineMs: 30_000,
+    maxAttempts: 1,
+  });
+  return {
+    services,
+    sink,
+    stop: async () => {
+      sink.close();
+      await server.shutdown(1_000);
+    },
+  };
+}
+
 describe("ingest cycles over gRPC", () => {
   let services: RecordingServices;
-  let server: RunningGrpcServer;
   let sink: GrpcCycleSink;
+  let stop: () => Promise<void>;
   let sources: FeedSource[];
   const runner = () => new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
 
   beforeAll(async () => {
-    services = new RecordingServices();
-    server = await startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: services.bindings() });
-    const addr = `127.0.0.1:${server.port}`;
-    // One cockatiel attempt on top of grpc-js's own UNAVAILABLE retries keeps the failure tests quick.
-    sink = new GrpcCycleSink({
-      eventsAddr: addr,
-      historyAddr: addr,
-      catalogueAddr: addr,
-      deadlineMs: 30_000,
-      maxAttempts: 1,
-    });
+    ({ services, sink, stop } = await startRecordingTargets());
     sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
   });
 
-  afterAll(async () => {
-    sink.close();
-    await server.shutdown(1_000);
-  });
+  afterAll(() => stop());
 
   beforeEach(() => {
     services.clear();
@@ -241,26 +262,14 @@ describe("ingest cycles over gRPC", () => {
 
 describe("first start", () => {
   let services: RecordingServices;
-  let server: RunningGrpcServer;
   let sink: GrpcCycleSink;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    services = new RecordingServices();
-    server = await startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: services.bindings() });
-    const addr = `127.0.0.1:${server.port}`;
-    sink = new GrpcCycleSink({
-      eventsAddr: addr,
-      historyAddr: addr,
-      catalogueAddr: addr,
-      deadlineMs: 30_000,
-      maxAttempts: 1,
-    });
+    ({ services, sink, stop } = await startRecordingTargets());
   });
 
-  afterAll(async () => {
-    sink.close();
-    await server.shutdown(1_000);
-  });
+  afterAll(() => stop());
 
   test("sends the first live cycle's quotes in the backfill's history call and its events under the cycle id", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
