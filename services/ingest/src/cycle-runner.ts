@@ -5,6 +5,7 @@ import type { Logger } from "@odds/platform";
 import type { BookObservation, CatalogueContent, CycleContent, EventRef, EventState } from "./domain/model";
 import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
 import type { FeedSource } from "./sources/feed-source";
+import { matchAcrossSources, NameMatcher } from "./sources/matching/name-matcher";
 
 /** The three downstream writes; one call sends exactly one RPC. */
 export interface CycleSink {
@@ -20,6 +21,8 @@ export type WriteTarget = "events" | "history" | "catalogue";
 export interface CycleObserver {
   writeFailed(target: WriteTarget): void;
   pending(target: WriteTarget, count: number): void;
+  /** What one source's fetch left out or could not match this cycle, by reason. */
+  upstreamTally?(sourceID: string, tally: Record<string, number>): void;
 }
 
 export interface BatchLimits {
@@ -46,6 +49,8 @@ export interface CycleReport {
   snapshots: number;
   quotes: number;
   rejectedQuotes: number;
+  /** Per source: upstream entries left out or left unmatched, by reason (only sources that had any). */
+  upstream: Record<string, Record<string, number>>;
   /** Writes still queued after this cycle's flush (0 when everything was written). */
   pending: Record<WriteTarget, number>;
 }
@@ -65,6 +70,8 @@ export class CycleRunner {
   private pendingEvents = new Map<string, EventState>();
   private pendingCatalogue: { cycleID: string; content: CatalogueContent } | undefined;
   private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
+  private readonly matcher = new NameMatcher();
+  private lastUpstreamTally: Record<string, Record<string, number>> = {};
 
   constructor(
     private readonly deps: {
@@ -83,10 +90,11 @@ export class CycleRunner {
 
   /** Fetches, normalises and prices every source at `at`. A source that fails is left out (its leagues go stale). */
   async buildCycle(at: Date): Promise<CycleContent> {
-    const snapshots = await Promise.all(
-      this.deps.sources.map(async (source): Promise<RankedSnapshot | undefined> => {
+    const fetched = await Promise.all(
+      this.deps.sources.map(async (source) => {
         try {
-          return { sourceID: source.id, rank: source.rank, snapshot: await source.fetchSnapshot(at) };
+          const snapshot = await source.fetchSnapshot(at);
+          return { sourceID: source.id, rank: source.rank, snapshot, matching: source.nameMatching };
         } catch (err) {
           this.deps.logger.error(
             { err, sourceID: source.id },
@@ -96,10 +104,18 @@ export class CycleRunner {
         }
       }),
     );
-    return normaliseCycle(
-      snapshots.filter((s): s is RankedSnapshot => s !== undefined),
-      { fairOddsBookmakers: this.deps.fairOddsBookmakers },
+    const snapshots: RankedSnapshot[] = matchAcrossSources(
+      this.matcher,
+      fetched.filter((s) => s !== undefined),
+      at.getTime(),
     );
+    this.lastUpstreamTally = {};
+    for (const { sourceID, snapshot } of snapshots) {
+      if (!snapshot.tally || Object.keys(snapshot.tally).length === 0) continue;
+      this.lastUpstreamTally[sourceID] = snapshot.tally;
+      this.deps.observer?.upstreamTally?.(sourceID, snapshot.tally);
+    }
+    return normaliseCycle(snapshots, { fairOddsBookmakers: this.deps.fairOddsBookmakers });
   }
 
   async runCycle(at: Date): Promise<CycleReport> {
@@ -113,6 +129,7 @@ export class CycleRunner {
       snapshots: content.observations.length,
       quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),
       rejectedQuotes: content.rejectedQuotes,
+      upstream: this.lastUpstreamTally,
       pending,
     };
   }

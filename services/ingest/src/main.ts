@@ -3,7 +3,7 @@ import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
 import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
-import { prometheusObserver } from "./metrics";
+import { prometheusObserver, upstreamWiring } from "./metrics";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
 import { GrpcCycleSink } from "./writers/grpc-sink";
 
@@ -13,11 +13,15 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   const startedAt = new Date();
 
-  const sources = loadSources(config.SOURCES_FILE ?? DEFAULT_SOURCES_FILE, {
-    seed: config.SIM_SEED,
-    quietLeagues: config.SIM_QUIET_LEAGUES,
-    quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
-  });
+  const sources = loadSources(
+    config.SOURCES_FILE ?? DEFAULT_SOURCES_FILE,
+    {
+      seed: config.SIM_SEED,
+      quietLeagues: config.SIM_QUIET_LEAGUES,
+      quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
+    },
+    upstreamWiring(logger),
+  );
   const sink = new GrpcCycleSink({
     eventsAddr: config.EVENTS_SERVICE_ADDR,
     historyAddr: config.HISTORY_SERVICE_ADDR,

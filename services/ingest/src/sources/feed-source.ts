@@ -14,11 +14,26 @@ export interface FeedSource {
   replay?(from: Date, to: Date, sparseBefore: Date): Promise<FeedSnapshot[]>;
   /** Final state of the events that kicked off in [from, to) and are no longer in live snapshots. */
   fetchResults?(from: Date, to: Date): Promise<FeedSnapshot>;
+  /**
+   * Set by sources that name teams and players instead of sharing our IDs: their events, teams and
+   * players are matched to those of the ID-carrying sources before normalisation.
+   */
+  readonly nameMatching?: NameMatching;
+}
+
+export interface NameMatching {
+  /** The same event from two sources kicks off within this of each other. */
+  kickoffToleranceMs: number;
+  /** The feed's name -> our ID, where normalised names do not meet (per league: "AFL/GWS Giants"). */
+  teamAliases: Record<string, string>;
+  playerAliases: Record<string, string>;
 }
 
 export interface FeedSnapshot {
   sourceID: string;
   leagues: FeedLeague[];
+  /** Upstream entries left out (unknown_market, malformed_price, ...) or left unmatched (unmatched_team, ...), by reason. */
+  tally?: Record<string, number>;
 }
 
 export interface FeedLeague {
@@ -32,6 +47,9 @@ export interface FeedLeague {
   lastWriteAt: Date;
   events: FeedEvent[];
 }
+
+/** A league as configured for a real source (the feed's leagueID, kept as it is, and display names). */
+export type LeagueInfo = Omit<FeedLeague, "lastWriteAt" | "events">;
 
 export interface FeedTeam {
   teamID: string;

@@ -33,4 +33,38 @@ describe("the sources file", () => {
     const unknown = file("sources:\n  - {id: a, kind: simulated, rank: 1, bookmakers: [nobody]}\n");
     expect(() => loadSources(unknown, settings)).toThrow(/unknown simulated bookmakers nobody/);
   });
+
+  test("real sources take their keys from the named environment variables and their mapping from the file", () => {
+    const path = file(`sources:
+  - id: sgo
+    kind: sportsgameodds
+    rank: 30
+    baseUrl: http://127.0.0.1:1
+    apiKeyEnv: SGO_KEY
+    objectsPerMonth: 1000
+    leagues:
+      - {leagueID: AFL, sportID: AUSSIE_RULES, sportName: Aussie Rules, sportShortName: AR, name: AFL, shortName: AFL}
+  - id: toa
+    kind: the-odds-api
+    rank: 20
+    baseUrl: http://127.0.0.1:1
+    apiKeyEnv: TOA_KEY
+    dailyBudget: 500
+    bookmakers: {pointsbetau: pointsbet_au}
+    aliases: {teams: {"GWS": GREATER_WESTERN_SYDNEY_GIANTS_AFL}}
+    leagues:
+      - {leagueID: AFL, sportID: AUSSIE_RULES, sportName: Aussie Rules, sportShortName: AR, name: AFL, shortName: AFL, sportKey: aussierules_afl}
+`);
+    const sources = loadSources(path, settings, { env: { SGO_KEY: "a", TOA_KEY: "b" } });
+    expect(sources.map((s) => [s.id, s.rank, s.nameMatching !== undefined])).toEqual([
+      ["sgo", 30, false],
+      ["toa", 20, true],
+    ]);
+    expect(sources[1]?.nameMatching).toEqual({
+      kickoffToleranceMs: 30 * 60_000,
+      teamAliases: { GWS: "GREATER_WESTERN_SYDNEY_GIANTS_AFL" },
+      playerAliases: {},
+    });
+    expect(() => loadSources(path, settings, { env: { SGO_KEY: "a" } })).toThrow(/source toa needs its key in TOA_KEY/);
+  });
 });
