@@ -19,9 +19,15 @@ export function e2eStack(): E2eStack {
 /** GET a v2 path with a tier's key; returns status, headers and parsed JSON body. */
 export async function getV2(
   path: string,
-  options: { tier?: Tier; apiKey?: string | null; headers?: Record<string, string> } = {},
+  options: {
+    tier?: Tier;
+    apiKey?: string | null;
+    headers?: Record<string, string>;
+    /** Another stack than the shared one (a suite that starts its own). */
+    stack?: Pick<E2eStack, "baseUrl" | "apiKeys">;
+  } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
-  const stack = e2eStack();
+  const stack = options.stack ?? e2eStack();
   const key = options.apiKey === undefined ? stack.apiKeys[options.tier ?? "base"] : options.apiKey;
   const headers: Record<string, string> = { ...options.headers };
   if (key !== null) headers["x-api-key"] = key;

@@ -158,6 +158,14 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
 - name: SOURCES_FILE
   value: /etc/odds/sources/sources.yaml
 {{- end }}
+{{- /* Upstream feed keys: each source names its variable (apiKeyEnv); the values come from a Secret. */}}
+{{- range $s.upstreamKeys.keys }}
+- name: {{ .env }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "ingest.upstreamKeys.existingSecret is required when upstream keys are listed" $s.upstreamKeys.existingSecret }}
+      key: {{ .key }}
+{{- end }}
 {{- end }}
 {{- range $name, $value := $s.env }}
 - name: {{ $name }}

@@ -43,6 +43,8 @@ export interface StackOptions {
   dataDir: string;
   /** "free" picks unused loopback ports (tests); otherwise the given ports. */
   ports: StackPorts | "free";
+  /** Ingest's upstream sources file (SOURCES_FILE); unset = the committed simulated sources. */
+  sourcesFile?: string;
   /** Extra environment per service (for example a faster ingest cycle in tests). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Persist Redis to disk (local stack) or not (tests). */
@@ -168,6 +170,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         EVENTS_SERVICE_ADDR: addr(ports.events),
         HISTORY_SERVICE_ADDR: addr(ports.history),
         CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+        ...(options.sourcesFile ? { SOURCES_FILE: resolve(options.sourcesFile) } : {}),
       },
       edge: {
         HTTP_PORT: String(ports.edge),

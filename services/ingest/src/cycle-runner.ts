@@ -45,6 +45,8 @@ export const BACKFILL_BATCH_LIMITS: BatchLimits = {
 
 export interface CycleReport {
   cycleID: string;
+  /** false when no source had written since the last cycle, so nothing new was applied. */
+  fresh: boolean;
   events: number;
   snapshots: number;
   quotes: number;
@@ -72,6 +74,9 @@ export class CycleRunner {
   private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
   private readonly matcher = new NameMatcher();
   private lastUpstreamTally: Record<string, Record<string, number>> = {};
+  /** Newest source write the last buildCycle saw, and the newest one a cycle has carried downstream. */
+  private builtFreshestMs = 0;
+  private writtenFreshestMs = 0;
 
   constructor(
     private readonly deps: {
@@ -110,6 +115,10 @@ export class CycleRunner {
       at.getTime(),
     );
     this.lastUpstreamTally = {};
+    this.builtFreshestMs = Math.max(
+      0,
+      ...snapshots.flatMap(({ snapshot }) => snapshot.leagues.map((l) => l.lastWriteAt.getTime())),
+    );
     for (const { sourceID, snapshot } of snapshots) {
       if (!snapshot.tally || Object.keys(snapshot.tally).length === 0) continue;
       this.lastUpstreamTally[sourceID] = snapshot.tally;
@@ -121,10 +130,23 @@ export class CycleRunner {
   async runCycle(at: Date): Promise<CycleReport> {
     const cycleID = cycleIdAt(at);
     const content = await this.buildCycle(at);
-    this.enqueue(cycleID, at.getTime(), content);
+    // No source has written since the last cycle (all failed or quiet; real sources keep their last
+    // good snapshot): nothing new to apply. Events then stop advancing their last cycle, so /health
+    // says the pipeline is stale, and each event's info.stale follows its own source write time.
+    const fresh = this.builtFreshestMs > this.writtenFreshestMs;
+    if (fresh) {
+      this.enqueue(cycleID, at.getTime(), content);
+      this.writtenFreshestMs = this.builtFreshestMs;
+    } else {
+      this.deps.logger.warn(
+        { cycleID, newestSourceWriteAtMs: this.builtFreshestMs },
+        "no source wrote since the last cycle; nothing applied",
+      );
+    }
     const pending = await this.flush();
     return {
       cycleID,
+      fresh,
       events: content.events.length,
       snapshots: content.observations.length,
       quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),

@@ -7,7 +7,9 @@ import { runBackfill } from "../src/backfill";
 import { CycleRunner } from "../src/cycle-runner";
 import type { FeedSource } from "../src/sources/feed-source";
 import { DEFAULT_SOURCES_FILE, loadSources } from "../src/sources/sources-file";
+import { SportsGameOddsSource } from "../src/sources/sportsgameodds/sgo-source";
 import { GrpcCycleSink } from "../src/writers/grpc-sink";
+import { FIXTURE_KEYS, UpstreamFixtureServer } from "../../../test/support/upstream/fixture-server";
 
 const logger = pino({ level: "silent" });
 const FAIR = ["pinnacle", "betfair_ex_au"];
@@ -226,6 +228,56 @@ describe("ingest cycles over gRPC", () => {
     expect(nrl.length).toBeGreaterThan(0);
     expect(nrl.every((e) => e.info?.lastUpdatedAtMs === quietSince.getTime())).toBe(true);
     expect(sent.filter((e) => e.leagueId === "AFL").every((e) => e.info?.lastUpdatedAtMs === AT.getTime())).toBe(true);
+  });
+
+  test("a real source that fails keeps its events as last fetched; a cycle with no fresh write applies nothing", async () => {
+    const upstream = await new UpstreamFixtureServer().start();
+    try {
+      const sgo = new SportsGameOddsSource({
+        id: "sgo",
+        rank: 30,
+        baseUrl: upstream.baseUrl,
+        apiKey: FIXTURE_KEYS.sportsgameodds,
+        leagues: [
+          {
+            leagueID: "AFL",
+            sportID: "AUSSIE_RULES",
+            sportName: "Aussie Rules",
+            sportShortName: "AR",
+            name: "AFL",
+            shortName: "AFL",
+          },
+        ],
+        pageLimit: 2,
+        objectsPerMonth: 0,
+        bookmakers: [],
+        http: { timeoutMs: 5_000, maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20, requestsPerMinute: 0 },
+      });
+      const ingest = new CycleRunner({ sources: [sgo], sink, logger, fairOddsBookmakers: FAIR });
+      const first = await ingest.runCycle(AT);
+      expect(first.fresh).toBe(true);
+      expect(first.upstream).toEqual({ sgo: { malformed_event: 1, unknown_market: 1, malformed_price: 1 } });
+      expect(
+        services.applyCycle
+          .flatMap((r) => r.events)
+          .map((e) => e.eventId)
+          .sort(),
+      ).toEqual(["Qv8TnR2mZs0bLx7cYe4J", "Zk3PwQ9aLm1NbVc5Xr7T", "n5cDs1Y4hB3uKqWd0aFl"]);
+      services.clear();
+
+      upstream.inject({ match: /\/v2\/events/, status: 503, times: 100 });
+      const second = await ingest.runCycle(NEXT);
+      // Nothing new: no write at all, so no event is dropped, no quote closed, and events' last cycle stops advancing.
+      expect(second).toMatchObject({
+        fresh: false,
+        events: 3,
+        upstream: { sgo: expect.objectContaining({ league_fetch_failed: 1 }) },
+      });
+      expect(services.applyCycle).toEqual([]);
+      expect(services.recordQuotes).toEqual([]);
+    } finally {
+      await upstream.stop();
+    }
   });
 
   test("backfill writes each book's history oldest first and the finished events, and is skipped once events applied a cycle", async () => {

@@ -153,6 +153,8 @@ export function matchAcrossSources<T extends { snapshot: FeedSnapshot; matching?
   snapshots: T[],
   nowMs: number,
 ): T[] {
+  // Only worth learning when some source names its teams (the simulated pair needs none of it).
+  if (!snapshots.some((s) => s.matching)) return snapshots;
   for (const s of snapshots) if (!s.matching) matcher.learn(s.snapshot, nowMs);
   return snapshots.map((s) => (s.matching ? { ...s, snapshot: matcher.match(s.snapshot, s.matching) } : s));
 }

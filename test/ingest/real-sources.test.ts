@@ -1,0 +1,154 @@
+// The whole stack with ingest on both real-feed adapters, pointed at the local fixture server in
+// SportsGameOdds' and The Odds API's documented shapes: events, odds, history and catalogue filled
+// from them, read back through the edge. This suite starts its own stack (free ports) beside the
+// shared simulated one, through the same launcher, given a sources file.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startStack, type RunningStack } from "@odds/local";
+import { getV2 } from "../support/e2e";
+import { FIXTURE_KEYS, UpstreamFixtureServer } from "../support/upstream/fixture-server";
+
+const AFL_INFO =
+  "{leagueID: AFL, sportID: AUSSIE_RULES, sportName: Australian Rules Football, sportShortName: Aussie Rules, name: Australian Football League, shortName: AFL}";
+const RICHMOND_V_CARLTON = "n5cDs1Y4hB3uKqWd0aFl";
+const FINISHED = "Zk3PwQ9aLm1NbVc5Xr7T";
+
+function sourcesFile(dir: string, baseUrl: string): string {
+  const path = join(dir, "sources.yaml");
+  writeFileSync(
+    path,
+    `sources:
+  - id: sportsgameodds
+    kind: sportsgameodds
+    rank: 30
+    baseUrl: ${baseUrl}
+    apiKeyEnv: E2E_SGO_KEY
+    pageLimit: 2
+    retryBaseDelayMs: 50
+    leagues: [${AFL_INFO}]
+  - id: the-odds-api-au
+    kind: the-odds-api
+    rank: 20
+    baseUrl: ${baseUrl}
+    apiKeyEnv: E2E_TOA_KEY
+    dailyBudget: 100000
+    mainEveryMinutes: 0
+    retryBaseDelayMs: 50
+    bookmakers: {pointsbetau: pointsbet_au, sportsbet: sportsbet, betfair_ex_au: betfair_ex_au}
+    exchanges: [betfair_ex_au]
+    playerMarkets:
+      player_disposals: {stat: disposals, betType: ou}
+      player_goals_scored_over: {stat: goals, betType: ou}
+    aliases:
+      teams: {"Greater Western Sydney": GREATER_WESTERN_SYDNEY_GIANTS_AFL}
+      players: {"Nick Daicos": NICK_DAICOS_1_AFL}
+    leagues:
+      - {leagueID: AFL, sportID: AUSSIE_RULES, sportName: Australian Rules Football, sportShortName: Aussie Rules, name: Australian Football League, shortName: AFL, sportKey: aussierules_afl, eventMarkets: [player_disposals, player_goals_scored_over, h2h_q1]}
+`,
+  );
+  return path;
+}
+
+let upstream: UpstreamFixtureServer;
+let stack: RunningStack;
+const get = (path: string) => getV2(path, { tier: "internal", stack });
+
+async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+beforeAll(async () => {
+  upstream = await new UpstreamFixtureServer().start();
+  const dataDir = mkdtempSync(join(tmpdir(), "odds-e2e-real-"));
+  stack = await startStack({
+    dataDir,
+    ports: "free",
+    persistRedis: false,
+    sourcesFile: sourcesFile(dataDir, upstream.baseUrl),
+    serviceEnv: {
+      ingest: {
+        INGEST_INTERVAL_MS: "5000",
+        BACKFILL_DAYS: "0",
+        E2E_SGO_KEY: FIXTURE_KEYS.sportsgameodds,
+        E2E_TOA_KEY: FIXTURE_KEYS.theOddsApi,
+      },
+    },
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await upstream?.stop();
+}, 120_000);
+
+describe("ingest on both real feeds (fixture server)", () => {
+  test("events carry both sources' bookmakers on the matched event, with player and period markets", async () => {
+    const event = await eventually(async () => {
+      const res = await get(`/events/?eventID=${RICHMOND_V_CARLTON}`);
+      const found = res.status === 200 ? res.body.data[0] : undefined;
+      return found?.odds?.["points-home-game-ml-home"]?.byBookmaker?.pointsbet_au ? found : undefined;
+    });
+    expect(event.teams.home.teamID).toBe("RICHMOND_TIGERS_AFL");
+    expect(event.info.stale).toBe(false);
+    const ml = event.odds["points-home-game-ml-home"].byBookmaker;
+    expect(ml.sportsbet.odds).toBe("-150"); // SportsGameOdds (rank 30) wins the bookmaker both carry
+    expect(ml.pointsbet_au.odds).toBe("-155"); // only The Odds API carries PointsBet
+    expect(ml.betfair_ex_au.odds).toBe("-150");
+    expect(event.odds["disposals-DUSTIN_MARTIN_1_AFL-game-ou-over"].byBookmaker.pointsbet_au.overUnder).toBe("24.5");
+    expect(event.odds["disposals-DUSTIN_MARTIN_1_AFL-game-ou-over"].byBookmaker.sportsbet.overUnder).toBe("24.5");
+    expect(event.odds["points-home-1q-ml-home"].byBookmaker.pointsbet_au.odds).toBe("-135");
+
+    const collingwood = (await get("/events/?eventID=Qv8TnR2mZs0bLx7cYe4J")).body.data[0];
+    expect(collingwood.odds["disposals-NICK_DAICOS_1_AFL-game-ou-over"].byBookmaker.pointsbet_au.overUnder).toBe(
+      "29.5",
+    );
+  });
+
+  test("finished events keep their status and results", async () => {
+    const res = await get(`/events/?eventID=${FINISHED}&includeFinished=true`);
+    expect(res.status).toBe(200);
+    const [event] = res.body.data;
+    expect(event.status.finalized).toBe(true);
+    expect(event.results.game.home.points).toBe(98);
+  });
+
+  test("history records each source's bookmakers, the exchange with its lay price and stake", async () => {
+    const ticks = await eventually(async () => {
+      const res = await get(`/odds/history/?eventID=${RICHMOND_V_CARLTON}&limit=5000`);
+      const data: any[] = res.status === 200 ? res.body.data : [];
+      return data.some((t) => t.bookmakerID === "pointsbet_au") && data.some((t) => t.bookmakerID === "sportsbet")
+        ? data
+        : undefined;
+    });
+    const exchange = ticks.find(
+      (t: any) => t.bookmakerID === "betfair_ex_au" && t.oddID === "points-home-game-ml-home",
+    );
+    expect(exchange).toMatchObject({ kind: "open", bookOdds: "-150", maxStake: 1520.5 });
+    expect(exchange.layOdds).toBeCloseTo(1 + 100 / 145, 6);
+  });
+
+  test("the catalogue carries the feeds' leagues, teams and players", async () => {
+    const teams = await eventually(async () => {
+      const res = await get("/teams/?leagueID=AFL");
+      const ids: string[] = res.status === 200 ? res.body.data.map((t: any) => t.teamID) : [];
+      return ids.includes("RICHMOND_TIGERS_AFL") ? ids : undefined;
+    });
+    expect(teams).toEqual(expect.arrayContaining(["CARLTON_BLUES_AFL", "GREATER_WESTERN_SYDNEY_GIANTS_AFL"]));
+    const players = await get(`/players/?eventID=${RICHMOND_V_CARLTON}`);
+    expect(players.status).toBe(200);
+    expect(players.body.data.map((p: any) => p.playerID)).toContain("DUSTIN_MARTIN_1_AFL");
+  });
+
+  test("the feeds were asked as documented: SportsGameOdds paged to its 404 cursor, The Odds API within budget", () => {
+    expect(upstream.requestsTo(/\/v2\/events/).some((r) => r.status === 404)).toBe(true);
+    expect(upstream.requestsTo(/\/v4\/sports\/aussierules_afl\/events\/.+\/odds/).length).toBeGreaterThan(0);
+    expect(upstream.creditsUsed).toBeGreaterThan(0);
+  });
+});
