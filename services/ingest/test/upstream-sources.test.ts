@@ -139,6 +139,12 @@ describe("SportsGameOdds v2 adapter", () => {
     expect(snapshot.tally).toEqual({ malformed_event: 1, unknown_market: 1, malformed_price: 1 });
   });
 
+  test("a league with no events (404 on the first page) is empty, not failed", async () => {
+    const snapshot = await sgoSource({ leagues: [{ ...AFL, leagueID: "AFLW" }] }).fetchSnapshot(new Date());
+    expect(snapshot.leagues.map((l) => [l.leagueID, l.events.length])).toEqual([["AFLW", 0]]);
+    expect(snapshot.tally).toEqual({ empty_league_404: 1 });
+  });
+
   test("maps status, teams, players, results and each byBookmaker entry to one quote", async () => {
     const snapshot = await sgoSource().fetchSnapshot(new Date());
     const [live, , final] = events(snapshot);

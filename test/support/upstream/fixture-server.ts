@@ -127,7 +127,8 @@ export class UpstreamFixtureServer {
     if (req.headers["x-api-key"] !== FIXTURE_KEYS.sportsgameodds)
       return send(401, { success: false, error: "bad key" });
     const league = this.sgo[url.searchParams.get("leagueID") ?? ""];
-    if (!league) return send(200, { success: true, data: [] });
+    // Like the API: a league with no events answers 404, as does a cursor with nothing behind it.
+    if (!league) return send(404, { success: false, error: "No events found" });
     const cursor = url.searchParams.get("cursor");
     const index = cursor ? Number(cursor.replace("page-", "")) : 0;
     const page = league.pages[index];

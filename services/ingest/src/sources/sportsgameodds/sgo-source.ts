@@ -93,9 +93,13 @@ export class SportsGameOddsSource implements FeedSource {
       url.searchParams.set("includeAltLines", "true");
       url.searchParams.set("limit", String(this.config.pageLimit));
       if (cursor) url.searchParams.set("cursor", cursor);
-      // The API answers 404 for a last cursor that has nothing behind it: that is the end, not an error.
-      const res = await this.client.getJson(url.toString(), { "x-api-key": this.config.apiKey }, page > 0 ? [404] : []);
-      if (res.status === 404) break;
+      // The API answers 404 for a last cursor that has nothing behind it (and for a league with no
+      // events at all): that is the end, not an error. A first-page 404 is counted, to tell it from a bad URL.
+      const res = await this.client.getJson(url.toString(), { "x-api-key": this.config.apiKey }, [404]);
+      if (res.status === 404) {
+        if (page === 0) skipped.add("empty_league_404");
+        break;
+      }
       const parsed = sgoPageSchema.safeParse(res.body);
       if (!parsed.success) throw new Error(`SportsGameOdds ${league.leagueID}: page ${page + 1} is not an events page`);
       this.objectsThisMonth += parsed.data.data.length;
