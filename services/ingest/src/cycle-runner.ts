@@ -109,10 +109,12 @@ export class CycleRunner {
         }
       }),
     );
+    const idSourceFailed = this.deps.sources.some((source, i) => !source.nameMatching && fetched[i] === undefined);
     const snapshots: RankedSnapshot[] = matchAcrossSources(
       this.matcher,
       fetched.filter((s) => s !== undefined),
       at.getTime(),
+      idSourceFailed,
     );
     this.lastUpstreamTally = {};
     this.builtFreshestMs = Math.max(

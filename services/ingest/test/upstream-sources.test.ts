@@ -359,6 +359,25 @@ describe("The Odds API v4 adapter", () => {
     expect(strict.events.some((e) => e.eventID === "toa_8d6f0c0c5a6a1e1f2b3c4d5e6f708192")).toBe(true);
   });
 
+  test("while an ID-carrying source has failed and its league was never learned, the named events are held back", async () => {
+    const toa = new TheOddsApiSource(toaConfig());
+    const at = new Date();
+    const snapshot = await toa.fetchSnapshot(at);
+    const matcher = new NameMatcher();
+    const [held] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    expect(held?.snapshot.leagues).toEqual([]);
+    expect(held?.snapshot.tally).toMatchObject({ held_until_matched: 5 });
+    // Once the ID-carrying source has been seen, a later failure no longer holds its learned leagues back.
+    matchAcrossSources(
+      matcher,
+      [{ snapshot: await sgoSource().fetchSnapshot(at) }, { snapshot, matching: toa.nameMatching }],
+      at.getTime(),
+    );
+    const [again] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    expect(again?.snapshot.leagues.map((l) => l.leagueID)).toEqual(["AFL"]);
+    expect(events(again?.snapshot as FeedSnapshot).map((e) => e.eventID)).toContain("n5cDs1Y4hB3uKqWd0aFl");
+  });
+
   test("normalised names drop accents, case, punctuation and club words", () => {
     expect(normaliseName("Brighton & Hove Albion FC")).toBe(normaliseName("brighton and hove albion"));
     expect(normaliseName("Atlético Madrid")).toBe("atletico madrid");

@@ -69,14 +69,22 @@ export class NameMatcher {
     }
   }
 
-  /** The snapshot of a name-carrying source with its events, teams and players in our IDs where found. */
-  match(snapshot: FeedSnapshot, matching: NameMatching): FeedSnapshot {
+  /**
+   * The snapshot of a name-carrying source with its events, teams and players in our IDs where found.
+   * With `holdUnknownLeagues` (an ID-carrying source failed this cycle), leagues never learned yet are
+   * held back rather than written under provisional IDs that would duplicate the real events.
+   */
+  match(snapshot: FeedSnapshot, matching: NameMatching, holdUnknownLeagues = false): FeedSnapshot {
     const tally = { ...snapshot.tally };
-    const count = (reason: string) => (tally[reason] = (tally[reason] ?? 0) + 1);
-    const leagues = snapshot.leagues.map((league) => {
+    const count = (reason: string, n = 1) => (tally[reason] = (tally[reason] ?? 0) + n);
+    const leagues = snapshot.leagues.flatMap((league) => {
       const memory = this.memory(league.leagueID);
+      if (holdUnknownLeagues && memory.events.size === 0) {
+        count("held_until_matched", league.events.length);
+        return [];
+      }
       const events = league.events.map((event) => this.matchEvent(event, memory, matching, count));
-      return { ...league, events };
+      return [{ ...league, events }];
     });
     return { ...snapshot, leagues, tally };
   }
@@ -147,14 +155,20 @@ export class NameMatcher {
   }
 }
 
-/** Learns from every ID-carrying snapshot, then matches the name-carrying ones. */
+/**
+ * Learns from every ID-carrying snapshot, then matches the name-carrying ones. `idSourceFailed`: an
+ * ID-carrying source delivered nothing this cycle (see NameMatcher.match).
+ */
 export function matchAcrossSources<T extends { snapshot: FeedSnapshot; matching?: NameMatching }>(
   matcher: NameMatcher,
   snapshots: T[],
   nowMs: number,
+  idSourceFailed = false,
 ): T[] {
   // Only worth learning when some source names its teams (the simulated pair needs none of it).
   if (!snapshots.some((s) => s.matching)) return snapshots;
   for (const s of snapshots) if (!s.matching) matcher.learn(s.snapshot, nowMs);
-  return snapshots.map((s) => (s.matching ? { ...s, snapshot: matcher.match(s.snapshot, s.matching) } : s));
+  return snapshots.map((s) =>
+    s.matching ? { ...s, snapshot: matcher.match(s.snapshot, s.matching, idSourceFailed) } : s,
+  );
 }
