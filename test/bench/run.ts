@@ -1,8 +1,12 @@
 // `npm run bench`: performance runs kept out of the test suites (no timing assertions there).
 // Each benchmark module exports one runner; add yours to BENCHMARKS.
+import { runApiBench } from "./api";
 import { runEventsBench } from "./events";
 
-const BENCHMARKS: [string, (report: (line: string) => void) => Promise<void>][] = [["events", runEventsBench]];
+const BENCHMARKS: [string, (report: (line: string) => void) => Promise<void>][] = [
+  ["api", runApiBench],
+  ["events", runEventsBench],
+];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

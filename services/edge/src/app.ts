@@ -4,8 +4,11 @@ import Koa, { type Middleware } from "koa";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
+import { Answer } from "./cache/answer";
+import { ResponseCache } from "./cache/response-cache";
 import type { UsageGateway } from "./gateways/usage.gateway";
-import { writeObject, writePage } from "./http/envelope";
+import { sendAnswer } from "./http/cached-answer";
+import { renderPage, writeObject, writePage } from "./http/envelope";
 import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
 import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
 import { lenientQuery, parseQuery } from "./http/query";
@@ -29,6 +32,8 @@ export interface EdgeAppOptions {
   usage: UsageGateway;
   /** The keyed data routes from `dataRoutes(clients)`. */
   routes: RouteDefinition[];
+  /** Answers cached per route, query, plan scope and data version; absent: every request is loaded. */
+  answers?: { cache: ResponseCache; version: () => string };
 }
 
 /** Registered without its trailing slash, a route answers both forms (the router is not strict). */
@@ -127,7 +132,18 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
       const params = route.errors.includes(400)
         ? parseQuery(route.query, ctx.query)
         : lenientQuery(route.query, ctx.query);
-      writePage(ctx, await route.load(params, (ctx.state as KeyedState).grant.caller));
+      const caller = (ctx.state as KeyedState).grant.caller;
+      const answers = options.answers;
+      if (!answers) {
+        writePage(ctx, await route.load(params, caller));
+        return;
+      }
+      const key = ResponseCache.keyOf(route.path, params, caller, answers.version());
+      const answer = await answers.cache.answer(key, async () => {
+        const page = await route.load(params, caller);
+        return new Answer(renderPage(page), page.items.length);
+      });
+      await sendAnswer(ctx, answer);
     });
   }
 

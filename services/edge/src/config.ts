@@ -16,6 +16,16 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   USAGE_FLUSH_INTERVAL_MS: env.milliseconds(1_000),
   /** /health reports the pipeline stale when the last ingest cycle is older than this. */
   PIPELINE_STALE_AFTER_MS: env.milliseconds(10 * 60_000),
+  /** Memory bound of the edge's answer cache (bodies and their gzip/brotli encodings); 0 turns it off. */
+  ANSWER_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
+  /** Longest a cached answer is served, whatever the feed version (time-relative filters, history lag). */
+  ANSWER_CACHE_MAX_AGE_MS: env.milliseconds(1_000),
+  /** How often the edge reads the feed version that cached answers are keyed by. */
+  FEED_VERSION_POLL_MS: env.milliseconds(250),
   /** After v2's retirement every v2 route answers 410 Gone. */
   V2_RETIRED: env.flag(false),
 });

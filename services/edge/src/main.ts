@@ -3,6 +3,8 @@ import { createClient } from "redis";
 import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
+import { FeedVersion } from "./cache/feed-version";
+import { ResponseCache } from "./cache/response-cache";
 import { edgeConfigSchema } from "./config";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
 import { EventsGateway } from "./gateways/events.gateway";
@@ -41,6 +43,19 @@ async function main(): Promise<void> {
   const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
   recorder.start();
 
+  const feedVersion = new FeedVersion(() => eventsGateway.feedStatus(), config.FEED_VERSION_POLL_MS, logger);
+  const answers =
+    config.ANSWER_CACHE_MAX_BYTES > 0
+      ? {
+          cache: new ResponseCache({
+            maxBytes: config.ANSWER_CACHE_MAX_BYTES,
+            maxAgeMs: config.ANSWER_CACHE_MAX_AGE_MS,
+          }),
+          version: () => feedVersion.current(),
+        }
+      : undefined;
+  if (answers) feedVersion.start();
+
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
@@ -49,6 +64,7 @@ async function main(): Promise<void> {
     recorder,
     usage,
     routes: dataRoutes(clients),
+    answers,
     health: {
       version,
       startedAtMs: Date.now(),
@@ -69,6 +85,7 @@ async function main(): Promise<void> {
     "metrics",
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
   );
+  lifecycle.onShutdown("feed version", () => feedVersion.stop());
   lifecycle.onShutdown("usage recorder", () => recorder.stop());
   lifecycle.onShutdown("redis", async () => {
     if (redis.isOpen) await redis.quit();

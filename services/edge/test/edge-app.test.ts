@@ -9,6 +9,7 @@ import { z } from "zod";
 import { KeyAccess } from "../src/access/api-key";
 import { UsageRecorder } from "../src/access/usage-recorder";
 import { createEdgeApp } from "../src/app";
+import { ResponseCache } from "../src/cache/response-cache";
 import { EventsGateway } from "../src/gateways/events.gateway";
 import { UsageGateway } from "../src/gateways/usage.gateway";
 import { pageLimit } from "../src/http/params";
@@ -70,7 +71,14 @@ function testRoutes(): RouteDefinition[] {
   ];
 }
 
-function app(options: { retired?: boolean; failMode?: "open" | "closed"; limiterRedis?: RedisClient } = {}): Koa {
+function app(
+  options: {
+    retired?: boolean;
+    failMode?: "open" | "closed";
+    limiterRedis?: RedisClient;
+    answers?: { cache: ResponseCache; version: () => string };
+  } = {},
+): Koa {
   const usageGateway = new UsageGateway(downstreams.usageClient);
   return createEdgeApp({
     logger,
@@ -80,6 +88,7 @@ function app(options: { retired?: boolean; failMode?: "open" | "closed"; limiter
     recorder,
     usage: usageGateway,
     routes: testRoutes(),
+    answers: options.answers,
     health: {
       version: "2.0.0",
       startedAtMs: Date.now() - 5_000,
@@ -465,5 +474,152 @@ describe("usage rollups", () => {
     await recorder.flush();
     const sent = fakeUsage.recorded.filter((entry) => entry.keyId === keyID);
     expect(sent).toEqual([expect.objectContaining({ keyId: keyID, requests: 2, entities: 4 })]);
+  });
+});
+
+describe("cached answers", () => {
+  let version = "1";
+  let loads = 0;
+  let cached: ReturnType<Koa["callback"]>;
+  const answering = (items: Uint8Array[]) => {
+    behaviour = async () => {
+      loads += 1;
+      return { items, nextCursor: null };
+    };
+  };
+  const big = Array.from({ length: 100 }, (_, i) => item({ widgetID: `widget-${i}`, padding: "x".repeat(40) }));
+
+  beforeEach(() => {
+    version = "1";
+    loads = 0;
+    cached = app({
+      answers: { cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 }), version: () => version },
+    }).callback();
+    answering([item({ widgetID: "a" }), item({ widgetID: "b" })]);
+  });
+
+  it("loads a query once per data version and answers the same bytes with a strong ETag", async () => {
+    const first = await request(cached).get("/v2/widgets/?limit=5&leagueID=AFL").set("x-api-key", baseKey);
+    // The same canonical query: parameters in another order, an unknown one ignored.
+    const second = await request(cached).get("/v2/widgets/?leagueID=AFL&limit=5&unknown=1").set("x-api-key", baseKey);
+    expect(loads).toBe(1);
+    expect(second.text).toBe(first.text);
+    expect(first.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    version = "2";
+    await request(cached).get("/v2/widgets/?limit=5&leagueID=AFL").set("x-api-key", baseKey);
+    expect(loads).toBe(2);
+  });
+
+  it("keeps answers apart per route, query and plan scope", async () => {
+    await request(cached).get("/v2/widgets/?limit=5").set("x-api-key", baseKey);
+    await request(cached).get("/v2/widgets/?limit=6").set("x-api-key", baseKey);
+    await request(cached).get("/v2/odds/history/?limit=5").set("x-api-key", baseKey);
+    const lite = key("lite");
+    fakeUsage.add(lite, "lite");
+    expect((await request(cached).get("/v2/widgets/?limit=5").set("x-api-key", lite)).status).toBe(200);
+    expect(loads).toBe(4);
+    // Another key on the same plan shares the answer.
+    const sameTier = key("base");
+    fakeUsage.add(sameTier, "base");
+    await request(cached).get("/v2/widgets/?limit=5").set("x-api-key", sameTier);
+    expect(loads).toBe(4);
+  });
+
+  it("answers 304 without a body to If-None-Match, per representation", async () => {
+    answering(big);
+    const plain = await request(cached)
+      .get("/v2/widgets/")
+      .set("x-api-key", baseKey)
+      .set("Accept-Encoding", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const gzip = await request(cached).get("/v2/widgets/").set("x-api-key", baseKey).set("Accept-Encoding", "gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gzip.body.data).toHaveLength(100);
+    expect(gzip.headers.etag).not.toBe(plain.headers.etag);
+    const br = await request(cached).get("/v2/widgets/").set("x-api-key", baseKey).set("Accept-Encoding", "br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.body.data).toHaveLength(100);
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+
+    const conditional = (encoding: string) =>
+      request(cached)
+        .get("/v2/widgets/")
+        .set("x-api-key", baseKey)
+        .set("Accept-Encoding", encoding)
+        .set("If-None-Match", gzip.headers.etag!);
+    const revalidated = await conditional("gzip");
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe("");
+    // The gzip validator does not match the identity representation.
+    expect((await conditional("identity")).status).toBe(200);
+    expect(loads).toBe(1);
+  });
+
+  it("shares one load among concurrent misses of the same query", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    behaviour = async () => {
+      loads += 1;
+      await gate;
+      return { items: [item({ widgetID: "a" })], nextCursor: null };
+    };
+    const pending = Array.from({ length: 10 }, () =>
+      request(cached)
+        .get("/v2/widgets/?limit=7")
+        .set("x-api-key", baseKey)
+        .then((res) => res),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    const answers = await Promise.all(pending);
+    expect(answers.every((res) => res.status === 200 && res.body.data.length === 1)).toBe(true);
+    expect(loads).toBe(1);
+  });
+
+  it("applies rate limits, entities and usage to cached answers as to fresh ones", async () => {
+    const limited = key("lite");
+    fakeUsage.add(limited, "lite", { limits: [{ window: "per-hour", maxRequests: 100, maxEntities: 3 }] });
+    answering([item({ widgetID: "a" }), item({ widgetID: "b" })]);
+    await request(cached).get("/v2/widgets/").set("x-api-key", liteKey);
+    // Cached now; the limited key still pays 2 entities per answer and is refused at 3.
+    expect((await request(cached).get("/v2/widgets/").set("x-api-key", limited)).status).toBe(200);
+    expect((await request(cached).get("/v2/widgets/").set("x-api-key", limited)).status).toBe(200);
+    const refused = await request(cached).get("/v2/widgets/").set("x-api-key", limited);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(loads).toBe(1);
+
+    const counted = key("base");
+    const keyID = fakeUsage.add(counted, "base");
+    await request(cached).get("/v2/widgets/").set("x-api-key", counted);
+    await request(cached).get("/v2/widgets/").set("x-api-key", counted);
+    await recorder.flush();
+    expect(fakeUsage.recorded.filter((entry) => entry.keyId === keyID)).toEqual([
+      expect.objectContaining({ requests: 2, entities: 4 }),
+    ]);
+  });
+
+  it("serves an answer no longer than its max age, whatever the version", async () => {
+    const shortLived = app({
+      answers: { cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 }), version: () => "1" },
+    }).callback();
+    await request(shortLived).get("/v2/widgets/").set("x-api-key", baseKey);
+    await request(shortLived).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(loads).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await request(shortLived).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(loads).toBe(2);
+  });
+
+  it("does not cache failures", async () => {
+    behaviour = async () => {
+      loads += 1;
+      throw grpcError(13, "boom");
+    };
+    expect((await request(cached).get("/v2/widgets/?limit=9").set("x-api-key", baseKey)).status).toBe(500);
+    expect((await request(cached).get("/v2/widgets/?limit=9").set("x-api-key", baseKey)).status).toBe(500);
+    expect(loads).toBe(2);
   });
 });

@@ -9,6 +9,15 @@ const COMMA = Buffer.from(",");
  * services, so they are spliced into the body as bytes, never parsed and re-encoded.
  */
 export function writePage(ctx: Context, page: RoutePage): void {
+  ctx.status = 200;
+  ctx.type = "application/json";
+  ctx.body = renderPage(page);
+  // Entities for the rate limiter: one per object in data.
+  ctx.state.entities = page.items.length;
+}
+
+/** The envelope's bytes for a page. */
+export function renderPage(page: RoutePage): Buffer {
   const parts: Uint8Array[] = [OPEN];
   page.items.forEach((item, index) => {
     if (index > 0) parts.push(COMMA);
@@ -17,11 +26,7 @@ export function writePage(ctx: Context, page: RoutePage): void {
   const tail: Record<string, unknown> = { nextCursor: page.nextCursor };
   if (page.notice) tail.notice = page.notice;
   parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
-  ctx.status = 200;
-  ctx.type = "application/json";
-  ctx.body = Buffer.concat(parts);
-  // Entities for the rate limiter: one per object in data.
-  ctx.state.entities = page.items.length;
+  return Buffer.concat(parts);
 }
 
 /** A single object route (health) uses the same envelope with its object as data. */

@@ -1,0 +1,350 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { REPO_ROOT, SERVICE_NAMES, startStack, type RunningStack } from "@odds/local";
+import type { BareBody } from "./bare-server";
+import type { LoadResult, LoadSpec } from "./load-worker";
+
+/**
+ * Every read route through the whole stack (the same launcher as `npm start`), loaded from a
+ * separate autocannon process at 1, 16 and 64 connections: hot (one request repeated, identity and
+ * gzip) and cold (a different query on every request). Beside each hot case a bare node:http
+ * server answers that case's exact bytes from memory: the machine's limit, in the same run.
+ */
+
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,16,64").split(",").map(Number);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
+const SEED = process.env.BENCH_SEED ?? "bench-2026";
+const RESULTS_DIR = join(REPO_ROOT, "test", "bench", "results");
+const exec = promisify(execFile);
+
+interface BenchCase {
+  name: string;
+  /** The hot request (path below the origin). */
+  hot: string;
+  /** Cold requests, one per request in turn; absent when the route has no cache-miss variant. */
+  cold?: string[];
+}
+
+export interface CaseRow {
+  case: string;
+  mode: "hot" | "hot-gzip" | "cold";
+  connections: number;
+  responseBytes: number;
+  api: LoadResult;
+  bare?: LoadResult;
+  /** API req/s over the bare server's. */
+  ratio?: number;
+}
+
+/** The feed code the dataset comes from: a change there rebuilds the dataset. */
+function feedFingerprint(): string {
+  const hash = createHash("sha256").update(SEED);
+  const dir = join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated");
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  return hash.digest("hex").slice(0, 12);
+}
+
+let specFile = "";
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  writeFileSync(specFile, JSON.stringify(spec));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(__dirname, "load-worker.js"), specFile], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load worker exited ${code}`)),
+    );
+  });
+}
+
+async function startBare(bodies: BareBody[], dir: string): Promise<{ origin: string; child: ChildProcess }> {
+  const index = join(dir, "bare-bodies.json");
+  writeFileSync(index, JSON.stringify(bodies));
+  const child = spawn(process.execPath, [join(__dirname, "bare-server.js"), index], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once("exit", (code) => reject(new Error(`bare server exited ${code}`)));
+  });
+  return { origin: `http://127.0.0.1:${port}`, child };
+}
+
+async function getJson<T>(stack: RunningStack, path: string): Promise<T> {
+  const res = await fetch(`${stack.baseUrl}${path}`, { headers: { "x-api-key": stack.apiKeys.internal } });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+interface EventItem {
+  eventID: string;
+  leagueID: string;
+  odds?: Record<string, { byBookmaker?: Record<string, unknown> }>;
+}
+
+/** Every event the API lists (internal key), paging 100 at a time. */
+async function allEvents(stack: RunningStack): Promise<EventItem[]> {
+  const found: EventItem[] = [];
+  let cursor: string | null = "";
+  while (cursor !== null) {
+    const page: { data: EventItem[]; nextCursor: string | null } = await getJson(
+      stack,
+      `/events/?limit=100&includeFinished=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    found.push(...page.data);
+    cursor = page.nextCursor;
+  }
+  return found;
+}
+
+/** A distinct instant per cold request: the same answer, a query the cache has never seen. */
+function distinctInstants(count: number): string[] {
+  const base = Date.parse("2020-01-01T00:00:00Z");
+  return Array.from({ length: count }, (_, n) => new Date(base + n * 1000).toISOString());
+}
+
+async function buildCases(stack: RunningStack): Promise<BenchCase[]> {
+  const v2 = new URL(stack.baseUrl).pathname;
+  const events = await allEvents(stack);
+  if (events.length === 0) throw new Error("the dataset has no events");
+  const ids = events.map((event) => event.eventID);
+  const instants = distinctInstants(20_000);
+  const narrowOf = (event: EventItem): string => {
+    const oddIDs = Object.keys(event.odds ?? {}).slice(0, 2);
+    const books = Object.keys(event.odds?.[oddIDs[0] ?? ""]?.byBookmaker ?? {}).slice(0, 2);
+    return `${v2}/events/?eventID=${event.eventID}&oddID=${oddIDs.join(",")}&bookmakerID=${books.join(",")}`;
+  };
+  const fifty = (offset: number) =>
+    Array.from({ length: Math.min(50, ids.length) }, (_, n) => ids[(offset + n) % ids.length]).join(",");
+
+  // The event with the most history: the first whose page of 5000 is fullest.
+  let historyEvent = ids[0]!;
+  let most = -1;
+  for (const id of ids.slice(0, 30)) {
+    const page: { data: unknown[] } = await getJson(stack, `/odds/history/?eventID=${id}&limit=5000`);
+    if (page.data.length > most) [historyEvent, most] = [id, page.data.length];
+  }
+  return [
+    {
+      name: "events AFL limit 10",
+      hot: `${v2}/events/?leagueID=AFL&limit=10`,
+      cold: instants.map((at) => `${v2}/events/?leagueID=AFL&limit=10&startsAfter=${at}`),
+    },
+    {
+      name: "events limit 100",
+      hot: `${v2}/events/?limit=100`,
+      cold: instants.map((at) => `${v2}/events/?limit=100&startsAfter=${at}`),
+    },
+    { name: "events narrow (eventID+2 oddIDs+2 books)", hot: narrowOf(events[0]!), cold: events.map(narrowOf) },
+    {
+      name: "events eventIDs=50 ids",
+      hot: `${v2}/events/?eventIDs=${fifty(0)}`,
+      cold: ids.map((_, n) => `${v2}/events/?eventIDs=${fifty(n)}`),
+    },
+    {
+      name: `history limit 5000 (${most} ticks)`,
+      hot: `${v2}/odds/history/?eventID=${historyEvent}&limit=5000`,
+      cold: instants.map((at, n) => `${v2}/odds/history/?eventID=${ids[n % ids.length]}&limit=5000&from=${at}`),
+    },
+    {
+      name: "markets limit 10000",
+      hot: `${v2}/markets/?limit=10000`,
+      cold: Array.from({ length: 1000 }, (_, n) => `${v2}/markets/?limit=${10_000 - n}`),
+    },
+    {
+      name: "teams",
+      hot: `${v2}/teams/`,
+      cold: Array.from({ length: 250 }, (_, n) => `${v2}/teams/?limit=${n + 1}`),
+    },
+    { name: "sports", hot: `${v2}/sports/` },
+    { name: "account/usage", hot: `${v2}/account/usage` },
+  ];
+}
+
+/** Reads up to 50,000 ticks of one event page by page (5000 a page), as a back-tester does. */
+async function pagedHistory(
+  stack: RunningStack,
+  eventID: string,
+): Promise<{ ticks: number; pages: number; ms: number }> {
+  let cursor: string | null = "";
+  let ticks = 0;
+  let pages = 0;
+  const started = process.hrtime.bigint();
+  while (cursor !== null && ticks < 50_000) {
+    const page: { data: unknown[]; nextCursor: string | null } = await getJson(
+      stack,
+      `/odds/history/?eventID=${eventID}&limit=5000&from=2026-01-01T00:00:00Z${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    ticks += page.data.length;
+    pages += 1;
+    cursor = page.nextCursor;
+  }
+  return { ticks, pages, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+/** Peak resident set (VmHWM) of a process, in MB. */
+function peakRssMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function fmt(n: number | undefined, digits = 0): string {
+  return n === undefined ? "" : n.toFixed(digits);
+}
+
+export async function runApiBench(report: (line: string) => void): Promise<void> {
+  const fingerprint = feedFingerprint();
+  const dataDir = process.env.BENCH_DATA_DIR ?? join(REPO_ROOT, ".local", "bench", fingerprint);
+  mkdirSync(dataDir, { recursive: true });
+  specFile = join(dataDir, "load-spec.json");
+  report(`api bench: dataset ${dataDir} (seed ${SEED}; built on first use, reused until the feed code changes)`);
+  const startedAt = Date.now();
+  const stack = await startStack({
+    dataDir,
+    ports: "free",
+    persistRedis: false,
+    serviceEnv: {
+      usage: { PLANS_FILE: join(REPO_ROOT, "test", "bench", "plans.yaml") },
+      ingest: { SIM_SEED: SEED },
+    },
+    onProgress: (message) => report(`  ${message} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
+  });
+  const rows: CaseRow[] = [];
+  let bare: { origin: string; child: ChildProcess } | undefined;
+  try {
+    const cases = await buildCases(stack);
+    const origin = new URL(stack.baseUrl).origin;
+    const key = { "x-api-key": stack.apiKeys.internal };
+
+    // Each hot case's exact bytes, identity and gzip, for the bare server.
+    const bodies: BareBody[] = [];
+    const bodyIndex = new Map<string, number>();
+    for (const benchCase of cases) {
+      const res = await fetch(`${origin}${benchCase.hot}`, { headers: key });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (!res.ok) throw new Error(`${benchCase.hot}: HTTP ${res.status} ${bytes.toString()}`);
+      const identity = join(dataDir, `bare-${bodies.length}.json`);
+      writeFileSync(identity, bytes);
+      bodyIndex.set(`${benchCase.name}|hot`, bodies.length);
+      bodies.push({ file: identity, headers: { "content-type": "application/json; charset=utf-8" } });
+      const gzip = join(dataDir, `bare-${bodies.length}.json.gz`);
+      writeFileSync(gzip, gzipSync(bytes));
+      bodyIndex.set(`${benchCase.name}|hot-gzip`, bodies.length);
+      bodies.push({
+        file: gzip,
+        headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
+      });
+    }
+    bare = await startBare(bodies, dataDir);
+
+    for (const benchCase of cases) {
+      const modes: CaseRow["mode"][] = benchCase.cold ? ["hot", "hot-gzip", "cold"] : ["hot", "hot-gzip"];
+      for (const mode of modes) {
+        for (const connections of CONNECTIONS) {
+          const headers: Record<string, string> = {
+            ...key,
+            ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}),
+          };
+          const api = await runLoad({
+            origin,
+            paths: mode === "cold" ? benchCase.cold! : [benchCase.hot],
+            headers,
+            connections,
+            durationSeconds: DURATION_S,
+          });
+          const index = bodyIndex.get(`${benchCase.name}|${mode}`);
+          const bareResult =
+            index === undefined
+              ? undefined
+              : await runLoad({
+                  origin: bare.origin,
+                  paths: [`/${index}`],
+                  headers,
+                  connections,
+                  durationSeconds: DURATION_S,
+                });
+          const row: CaseRow = {
+            case: benchCase.name,
+            mode,
+            connections,
+            responseBytes: index === undefined ? 0 : readFileSync(bodies[index]!.file).length,
+            api,
+            ...(bareResult ? { bare: bareResult, ratio: api.requestsPerSecond / bareResult.requestsPerSecond } : {}),
+          };
+          rows.push(row);
+          report(
+            `  ${benchCase.name} ${mode} c=${connections}: ${fmt(api.requestsPerSecond)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
+              `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx}` +
+              (bareResult
+                ? ` | bare ${fmt(bareResult.requestsPerSecond)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms`
+                : ""),
+          );
+        }
+      }
+    }
+
+    const historyCase = cases.find((c) => c.name.startsWith("history"))!;
+    const historyEvent = new URL(`${origin}${historyCase.hot}`).searchParams.get("eventID")!;
+    const paged = await pagedHistory(stack, historyEvent);
+    report(`  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms`);
+
+    const rss = Object.fromEntries([
+      ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
+      ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
+      ["ferretdb-archive", peakRssMb(stack.mongoArchive.child.pid)] as const,
+      ["redis", peakRssMb(stack.redis.child.pid)] as const,
+    ]);
+    const results = {
+      at: new Date().toISOString(),
+      commit: (await exec("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT })).stdout.trim(),
+      machine: { cpus: (await import("node:os")).cpus().length, loadavg: (await import("node:os")).loadavg() },
+      durationSeconds: DURATION_S,
+      dataset: { seed: SEED, fingerprint },
+      rows,
+      pagedHistory: { eventID: historyEvent, ...paged },
+      peakRssMb: rss,
+    };
+    report("");
+    report(table(rows));
+    report(
+      `peak RSS (MB): ${Object.entries(rss)
+        .map(([name, mb]) => `${name} ${fmt(mb ?? undefined)}`)
+        .join(", ")}`,
+    );
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const file = join(RESULTS_DIR, process.env.BENCH_RESULTS_NAME ?? "latest.json");
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    report(`results written to ${file}`);
+  } finally {
+    bare?.child.kill("SIGTERM");
+    await stack.stop();
+  }
+}
+
+/** The one printed table: a markdown table, so the README can show it as is. */
+export function table(rows: CaseRow[]): string {
+  const lines = [
+    "| case | mode | conns | bytes | API req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.case} | ${row.mode} | ${row.connections} | ${row.responseBytes || ""} | ${fmt(row.api.requestsPerSecond)} | ` +
+        `${fmt(row.api.p50Ms, 1)} | ${fmt(row.api.p99Ms, 1)} | ${row.api.errors + row.api.non2xx} | ` +
+        `${fmt(row.bare?.requestsPerSecond)} | ${fmt(row.bare?.p99Ms, 1)} | ${fmt(row.ratio, 2)} |`,
+    );
+  }
+  return lines.join("\n");
+}

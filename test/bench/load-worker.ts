@@ -1,0 +1,60 @@
+// One load run (its spec read from the file named by argv[2]) in its own process (so the load generator never shares a core's event loop with
+// what it measures): autocannon against one base URL, cycling through the given paths.
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+
+export interface LoadSpec {
+  origin: string;
+  /** Request paths, used in turn (one path = the hot case; many = the cold case). */
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  bytesPerSecond: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as LoadSpec;
+  let next = 0;
+  const result = await autocannon({
+    url: spec.origin,
+    connections: spec.connections,
+    duration: spec.durationSeconds,
+    headers: spec.headers,
+    requests: [
+      {
+        method: "GET",
+        setupRequest: (request) => {
+          const path = spec.paths[next % spec.paths.length]!;
+          next += 1;
+          return { ...request, path };
+        },
+      },
+    ],
+  });
+  const out: LoadResult = {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    bytesPerSecond: result.throughput.average,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    // 304 is a success for conditional requests; anything else outside 2xx counts.
+    non2xx: result.non2xx,
+  };
+  process.stdout.write(JSON.stringify(out));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`load worker failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
