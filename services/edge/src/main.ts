@@ -35,7 +35,12 @@ async function main(): Promise<void> {
     disableOfflineQueue: true,
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
   });
-  const limiter = new RateLimiter(redis, { failMode: config.RATE_LIMIT_FAIL_MODE, logger });
+  const breaker = { breakAfterFailures: config.STORE_BREAK_AFTER_FAILURES, probeAfterMs: config.STORE_PROBE_AFTER_MS };
+  const limiter = new RateLimiter(redis, {
+    failMode: config.RATE_LIMIT_FAIL_MODE,
+    logger,
+    limits: { timeoutMs: config.RATE_LIMIT_TIMEOUT_MS, ...breaker },
+  });
   redis.connect().catch(() => undefined);
 
   const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
@@ -44,7 +49,12 @@ async function main(): Promise<void> {
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
-    access: new KeyAccess(usage, config.PLAN_CACHE_TTL_MS),
+    access: new KeyAccess(usage, {
+      freshMs: config.PLAN_CACHE_TTL_MS,
+      staleGrantMs: config.KEY_STALE_GRANT_MS,
+      limits: { timeoutMs: config.KEY_RESOLVE_TIMEOUT_MS, ...breaker },
+      logger,
+    }),
     limiter,
     recorder,
     usage,

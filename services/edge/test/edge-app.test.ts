@@ -75,8 +75,18 @@ function app(options: { retired?: boolean; failMode?: "open" | "closed"; limiter
   return createEdgeApp({
     logger,
     retired: options.retired ?? false,
-    access: new KeyAccess(usageGateway, 60_000),
-    limiter: new RateLimiter(options.limiterRedis ?? redis, { failMode: options.failMode ?? "open", logger }),
+    access: new KeyAccess(usageGateway, {
+      freshMs: 60_000,
+      staleGrantMs: 60_000,
+      limits: { timeoutMs: 5_000, breakAfterFailures: 5, probeAfterMs: 1_000 },
+      logger,
+    }),
+    // A patient deadline: these tests prove exact counting, the deadline has tests of its own.
+    limiter: new RateLimiter(options.limiterRedis ?? redis, {
+      failMode: options.failMode ?? "open",
+      logger,
+      limits: { timeoutMs: 60_000, breakAfterFailures: 1_000, probeAfterMs: 100 },
+    }),
     recorder,
     usage: usageGateway,
     routes: testRoutes(),
