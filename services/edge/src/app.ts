@@ -5,6 +5,7 @@ import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
 import type { UsageGateway } from "./gateways/usage.gateway";
+import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { writeObject, writePage } from "./http/envelope";
 import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
 import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
@@ -84,6 +85,7 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
       await next();
     });
   }
+  app.use(identityWhenNothingAcceptable());
   app.use(compress());
 
   const router = new Router({ prefix: "/v2" });

@@ -255,6 +255,35 @@ describe("parameters", () => {
     expect(res.body.message).toMatch(/^limit: /);
   });
 
+  it.each([
+    ["leagueID[$ne]=EPL", "leagueID[$ne]: "],
+    ["limit[]=5", "limit[]: "],
+    ["leagueID.%24ne=EPL", "leagueID.$ne: "],
+    ["leagueID=EPL%00", "leagueID: contains control"],
+    ["leagueID=%C3%28", "leagueID: contains control"],
+    ["limit=1e309", "limit: "],
+    ["limit=0x10", "limit: "],
+    ["limit=10.5", "limit: "],
+  ])("refuses %s with 400 naming the parameter, never dropping it", async (query, message) => {
+    const res = await request(server).get(`/v2/widgets/?${query}`).set("x-api-key", baseKey);
+    expect([res.status, res.body.error]).toEqual([400, "Invalid params"]);
+    expect(res.body.message.startsWith(message)).toBe(true);
+  });
+
+  it("answers uncompressed when the client refuses every coding (gzip;q=0, identity;q=0)", async () => {
+    behaviour = async () => ({
+      items: Array.from({ length: 100 }, (_, i) => item({ widgetID: `widget-${i}`, padding: "x".repeat(40) })),
+      nextCursor: null,
+    });
+    const res = await request(server)
+      .get("/v2/widgets/")
+      .set("x-api-key", baseKey)
+      .set("Accept-Encoding", "gzip;q=0, br;q=0, identity;q=0");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.body.data).toHaveLength(100);
+  });
+
   it("ignores unknown parameters", async () => {
     const res = await request(server).get("/v2/widgets/?colour=blue&limit=5").set("x-api-key", baseKey);
     expect(res.status).toBe(200);
