@@ -4,6 +4,7 @@ import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
 import { edgeConfigSchema } from "./config";
+import { answerUnparseableRequests } from "./http/oversized";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
 import { EventsGateway } from "./gateways/events.gateway";
 import { UsageGateway } from "./gateways/usage.gateway";
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.HTTP_PORT, () => logger.info({ port: config.HTTP_PORT }, "edge listening"));
   // Idle keep-alive connections outlive the front proxy's and clients' idle timeouts, so a reused
   // connection is never closed by the edge just as a request is sent on it.
+  answerUnparseableRequests(server);
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const metrics = await startMetricsServer(config.METRICS_PORT);

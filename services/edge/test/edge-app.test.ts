@@ -8,7 +8,10 @@ import request from "supertest";
 import { z } from "zod";
 import { KeyAccess } from "../src/access/api-key";
 import { UsageRecorder } from "../src/access/usage-recorder";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
+import { answerUnparseableRequests } from "../src/http/oversized";
 import { EventsGateway } from "../src/gateways/events.gateway";
 import { UsageGateway } from "../src/gateways/usage.gateway";
 import { pageLimit } from "../src/http/params";
@@ -282,6 +285,29 @@ describe("parameters", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBeUndefined();
     expect(res.body.data).toHaveLength(100);
+  });
+
+  it("answers oversized requests (100 KB query, 10,000 IDs, 100 KB header) 431 in the envelope, never empty", async () => {
+    const http = createServer(app().callback());
+    answerUnparseableRequests(http);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v2/widgets/`;
+    const ids = Array.from({ length: 10_000 }, (_, i) => `EVENT_${i}`).join(",");
+    try {
+      for (const [url, headers] of [
+        [`${base}?leagueID=${"x".repeat(100_000)}`, {}],
+        [`${base}?leagueID=${ids}`, {}],
+        [base, { "x-padding": "y".repeat(100_000) }],
+      ] as const) {
+        const res = await fetch(url, { headers: { "x-api-key": baseKey, ...headers } });
+        expect([res.status, await res.json()]).toEqual([
+          431,
+          { success: false, error: "Request too large", message: expect.stringContaining("16 KiB") },
+        ]);
+      }
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("ignores unknown parameters", async () => {
