@@ -531,4 +531,20 @@ describe("usage rollups", () => {
     const sent = fakeUsage.recorded.filter((entry) => entry.keyId === keyID);
     expect(sent).toEqual([expect.objectContaining({ keyId: keyID, requests: 2, entities: 4 })]);
   });
+
+  it("keeps a batch the usage service did not take and sends it, added to later usage, with the next flush", async () => {
+    const recordUsage = jest
+      .fn<Promise<void>, [string, number, number, number]>()
+      .mockRejectedValueOnce(grpcError(status.DEADLINE_EXCEEDED))
+      .mockResolvedValue(undefined);
+    const retrying = new UsageRecorder({ recordUsage } as unknown as UsageGateway, logger, 60_000);
+    retrying.record("key-a", 3);
+    await retrying.flush();
+    retrying.record("key-a", 2);
+    await retrying.flush();
+    expect(recordUsage.mock.calls.map(([keyID, , requests, entities]) => [keyID, requests, entities])).toEqual([
+      ["key-a", 1, 3],
+      ["key-a", 2, 5],
+    ]);
+  });
 });
