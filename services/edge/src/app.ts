@@ -8,6 +8,7 @@ import { Answer } from "./cache/answer";
 import { ResponseCache } from "./cache/response-cache";
 import type { UsageGateway } from "./gateways/usage.gateway";
 import { sendAnswer } from "./http/cached-answer";
+import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { renderPage, writeObject, writePage } from "./http/envelope";
 import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
 import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
@@ -89,6 +90,7 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
       await next();
     });
   }
+  app.use(identityWhenNothingAcceptable());
   app.use(compress());
 
   const router = new Router({ prefix: "/v2" });

@@ -12,7 +12,16 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   REDIS_URL: env.redisUrl().default("redis://127.0.0.1:6379"),
   /** open: serve without limits while Redis is unreachable; closed: answer 503 instead. */
   RATE_LIMIT_FAIL_MODE: z.enum(["open", "closed"]).default("open"),
+  /** Deadline of one Redis call of the rate limiter; past it the limiter fails open or closed. */
+  RATE_LIMIT_TIMEOUT_MS: env.milliseconds(1_000),
   PLAN_CACHE_TTL_MS: env.milliseconds(5_000),
+  /** Deadline of one key lookup at the usage service. */
+  KEY_RESOLVE_TIMEOUT_MS: env.milliseconds(1_000),
+  /** How long a known key keeps its last good grant while the keys store cannot answer. */
+  KEY_STALE_GRANT_MS: env.milliseconds(15 * 60_000),
+  /** Consecutive failed calls after which a store is not called for STORE_PROBE_AFTER_MS. */
+  STORE_BREAK_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
+  STORE_PROBE_AFTER_MS: env.milliseconds(2_000),
   USAGE_FLUSH_INTERVAL_MS: env.milliseconds(1_000),
   /** /health reports the pipeline stale when the last ingest cycle is older than this. */
   PIPELINE_STALE_AFTER_MS: env.milliseconds(10 * 60_000),

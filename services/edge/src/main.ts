@@ -6,6 +6,7 @@ import { createEdgeApp } from "./app";
 import { FeedVersion } from "./cache/feed-version";
 import { ResponseCache } from "./cache/response-cache";
 import { edgeConfigSchema } from "./config";
+import { answerUnparseableRequests } from "./http/oversized";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
 import { EventsGateway } from "./gateways/events.gateway";
 import { UsageGateway } from "./gateways/usage.gateway";
@@ -37,7 +38,12 @@ async function main(): Promise<void> {
     disableOfflineQueue: true,
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
   });
-  const limiter = new RateLimiter(redis, { failMode: config.RATE_LIMIT_FAIL_MODE, logger });
+  const breaker = { breakAfterFailures: config.STORE_BREAK_AFTER_FAILURES, probeAfterMs: config.STORE_PROBE_AFTER_MS };
+  const limiter = new RateLimiter(redis, {
+    failMode: config.RATE_LIMIT_FAIL_MODE,
+    logger,
+    limits: { timeoutMs: config.RATE_LIMIT_TIMEOUT_MS, ...breaker },
+  });
   redis.connect().catch(() => undefined);
 
   const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
@@ -59,7 +65,12 @@ async function main(): Promise<void> {
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
-    access: new KeyAccess(usage, config.PLAN_CACHE_TTL_MS),
+    access: new KeyAccess(usage, {
+      freshMs: config.PLAN_CACHE_TTL_MS,
+      staleGrantMs: config.KEY_STALE_GRANT_MS,
+      limits: { timeoutMs: config.KEY_RESOLVE_TIMEOUT_MS, ...breaker },
+      logger,
+    }),
     limiter,
     recorder,
     usage,
@@ -76,6 +87,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.HTTP_PORT, () => logger.info({ port: config.HTTP_PORT }, "edge listening"));
   // Idle keep-alive connections outlive the front proxy's and clients' idle timeouts, so a reused
   // connection is never closed by the edge just as a request is sent on it.
+  answerUnparseableRequests(server);
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const metrics = await startMetricsServer(config.METRICS_PORT);

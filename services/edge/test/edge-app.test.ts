@@ -8,8 +8,11 @@ import request from "supertest";
 import { z } from "zod";
 import { KeyAccess } from "../src/access/api-key";
 import { UsageRecorder } from "../src/access/usage-recorder";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
 import { ResponseCache } from "../src/cache/response-cache";
+import { answerUnparseableRequests } from "../src/http/oversized";
 import { EventsGateway } from "../src/gateways/events.gateway";
 import { UsageGateway } from "../src/gateways/usage.gateway";
 import { pageLimit } from "../src/http/params";
@@ -83,8 +86,18 @@ function app(
   return createEdgeApp({
     logger,
     retired: options.retired ?? false,
-    access: new KeyAccess(usageGateway, 60_000),
-    limiter: new RateLimiter(options.limiterRedis ?? redis, { failMode: options.failMode ?? "open", logger }),
+    access: new KeyAccess(usageGateway, {
+      freshMs: 60_000,
+      staleGrantMs: 60_000,
+      limits: { timeoutMs: 5_000, breakAfterFailures: 5, probeAfterMs: 1_000 },
+      logger,
+    }),
+    // A patient deadline: these tests prove exact counting, the deadline has tests of its own.
+    limiter: new RateLimiter(options.limiterRedis ?? redis, {
+      failMode: options.failMode ?? "open",
+      logger,
+      limits: { timeoutMs: 60_000, breakAfterFailures: 1_000, probeAfterMs: 100 },
+    }),
     recorder,
     usage: usageGateway,
     routes: testRoutes(),
@@ -252,6 +265,58 @@ describe("parameters", () => {
     const res = await request(server).get("/v2/widgets/?limit=ten").set("x-api-key", baseKey);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^limit: /);
+  });
+
+  it.each([
+    ["leagueID[$ne]=EPL", "leagueID[$ne]: "],
+    ["limit[]=5", "limit[]: "],
+    ["leagueID.%24ne=EPL", "leagueID.$ne: "],
+    ["leagueID=EPL%00", "leagueID: contains control"],
+    ["leagueID=%C3%28", "leagueID: contains control"],
+    ["limit=1e309", "limit: "],
+    ["limit=0x10", "limit: "],
+    ["limit=10.5", "limit: "],
+  ])("refuses %s with 400 naming the parameter, never dropping it", async (query, message) => {
+    const res = await request(server).get(`/v2/widgets/?${query}`).set("x-api-key", baseKey);
+    expect([res.status, res.body.error]).toEqual([400, "Invalid params"]);
+    expect(res.body.message.startsWith(message)).toBe(true);
+  });
+
+  it("answers uncompressed when the client refuses every coding (gzip;q=0, identity;q=0)", async () => {
+    behaviour = async () => ({
+      items: Array.from({ length: 100 }, (_, i) => item({ widgetID: `widget-${i}`, padding: "x".repeat(40) })),
+      nextCursor: null,
+    });
+    const res = await request(server)
+      .get("/v2/widgets/")
+      .set("x-api-key", baseKey)
+      .set("Accept-Encoding", "gzip;q=0, br;q=0, identity;q=0");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.body.data).toHaveLength(100);
+  });
+
+  it("answers oversized requests (100 KB query, 10,000 IDs, 100 KB header) 431 in the envelope, never empty", async () => {
+    const http = createServer(app().callback());
+    answerUnparseableRequests(http);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v2/widgets/`;
+    const ids = Array.from({ length: 10_000 }, (_, i) => `EVENT_${i}`).join(",");
+    try {
+      for (const [url, headers] of [
+        [`${base}?leagueID=${"x".repeat(100_000)}`, {}],
+        [`${base}?leagueID=${ids}`, {}],
+        [base, { "x-padding": "y".repeat(100_000) }],
+      ] as const) {
+        const res = await fetch(url, { headers: { "x-api-key": baseKey, ...headers } });
+        expect([res.status, await res.json()]).toEqual([
+          431,
+          { success: false, error: "Request too large", message: expect.stringContaining("16 KiB") },
+        ]);
+      }
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("ignores unknown parameters", async () => {
@@ -474,6 +539,22 @@ describe("usage rollups", () => {
     await recorder.flush();
     const sent = fakeUsage.recorded.filter((entry) => entry.keyId === keyID);
     expect(sent).toEqual([expect.objectContaining({ keyId: keyID, requests: 2, entities: 4 })]);
+  });
+
+  it("keeps a batch the usage service did not take and sends it, added to later usage, with the next flush", async () => {
+    const recordUsage = jest
+      .fn<Promise<void>, [string, number, number, number]>()
+      .mockRejectedValueOnce(grpcError(status.DEADLINE_EXCEEDED))
+      .mockResolvedValue(undefined);
+    const retrying = new UsageRecorder({ recordUsage } as unknown as UsageGateway, logger, 60_000);
+    retrying.record("key-a", 3);
+    await retrying.flush();
+    retrying.record("key-a", 2);
+    await retrying.flush();
+    expect(recordUsage.mock.calls.map(([keyID, , requests, entities]) => [keyID, requests, entities])).toEqual([
+      ["key-a", 1, 3],
+      ["key-a", 2, 5],
+    ]);
   });
 });
 

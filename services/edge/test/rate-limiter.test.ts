@@ -1,6 +1,7 @@
 // Fixed instants are in the future: counters expire at their window end, so a past instant would vanish at once.
 import { randomBytes } from "node:crypto";
-import { freePort, testRedisUrl } from "@odds/local";
+import { join } from "node:path";
+import { freePort, startRedis, testRedisUrl, testStoresDir, type RedisServer } from "@odds/local";
 import { createLogger } from "@odds/platform";
 import { createClient } from "redis";
 import {
@@ -27,11 +28,13 @@ const unlimited = (): WindowQuota[] => [
   quota("per-month", null),
 ];
 const freshKey = () => randomBytes(8).toString("hex");
+const PATIENT = { timeoutMs: 60_000, breakAfterFailures: 1_000, probeAfterMs: 100 };
 
 beforeAll(async () => {
   redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
   await redis.connect();
-  limiter = new RateLimiter(redis, { failMode: "open", logger });
+  // These tests prove counting, not deadlines: a patient deadline keeps them exact on a loaded machine.
+  limiter = new RateLimiter(redis, { failMode: "open", logger, limits: PATIENT });
 });
 
 afterAll(async () => {
@@ -148,5 +151,68 @@ describe("RateLimiter without Redis", () => {
     await expect(closed.admit(freshKey(), [quota("per-second", 1)])).rejects.toBeInstanceOf(
       RateLimiterUnavailableError,
     );
+  });
+});
+
+describe("RateLimiter with Redis hung (process stopped with SIGSTOP, then resumed)", () => {
+  let server: RedisServer;
+  let client: RedisClient;
+  const limits = { timeoutMs: 300, breakAfterFailures: 3, probeAfterMs: 500 };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const dir = join(testStoresDir(), `redis-hung-${port}`);
+    server = await startRedis({ port, dataDir: dir, logFile: join(dir, "redis.log"), persist: false });
+    client = createClient({ url: server.url, disableOfflineQueue: true });
+    client.on("error", () => undefined);
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    server.child.kill("SIGCONT");
+    client.destroy();
+    await server.stop();
+  });
+
+  /** Times a call; a hung store must cost at most about one deadline (plus scheduling slack on a busy machine). */
+  async function timed<T>(call: () => Promise<T>): Promise<{ value: T | Error; ms: number }> {
+    const started = Date.now();
+    const value = await call().catch((err: Error) => err);
+    return { value, ms: Date.now() - started };
+  }
+
+  it("fails open within its deadline while Redis is hung, then enforces again once it resumes", async () => {
+    const open = new RateLimiter(client, { failMode: "open", logger, limits });
+    const keyID = freshKey();
+    expect(await open.admit(keyID, [quota("per-minute", 1_000)])).toMatchObject({ allowed: true, enforced: true });
+    server.child.kill("SIGSTOP");
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const { value, ms } = await timed(() => open.admit(keyID, [quota("per-minute", 1_000)]));
+        expect(value).toEqual({ allowed: true, enforced: false });
+        expect(ms).toBeLessThan(5_000);
+      }
+      expect(open.isReachable()).toBe(false);
+    } finally {
+      server.child.kill("SIGCONT");
+    }
+    let decision = await open.admit(keyID, [quota("per-minute", 1_000)]);
+    for (let attempt = 0; attempt < 50 && !decision.enforced; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      decision = await open.admit(keyID, [quota("per-minute", 1_000)]);
+    }
+    expect(decision).toMatchObject({ allowed: true, enforced: true });
+  });
+
+  it("fails closed within its deadline while Redis is hung when configured to", async () => {
+    const closed = new RateLimiter(client, { failMode: "closed", logger, limits });
+    server.child.kill("SIGSTOP");
+    try {
+      const { value, ms } = await timed(() => closed.admit(freshKey(), [quota("per-second", 5)]));
+      expect(value).toBeInstanceOf(RateLimiterUnavailableError);
+      expect(ms).toBeLessThan(5_000);
+    } finally {
+      server.child.kill("SIGCONT");
+    }
   });
 });

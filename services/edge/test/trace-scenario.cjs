@@ -73,7 +73,12 @@ async function main() {
   const app = createEdgeApp({
     logger,
     retired: false,
-    access: new KeyAccess(gateway, 5000),
+    access: new KeyAccess(gateway, {
+      freshMs: 5000,
+      staleGrantMs: 5000,
+      limits: { timeoutMs: 30_000, breakAfterFailures: 5, probeAfterMs: 1000 },
+      logger,
+    }),
     limiter: new RateLimiter(redis, { failMode: "open", logger }),
     recorder,
     usage: gateway,

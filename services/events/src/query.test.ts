@@ -175,11 +175,12 @@ describe("odds shaping", () => {
     expect(Object.keys(shaped.links.bookmakers)).toEqual(["sportsbet"]);
   });
 
-  it("nulls fairOdds, fairSpread and fairOverUnder for plans without fair odds", () => {
+  it("nulls fairOdds, fairSpread and fairOverUnder and reports them unavailable for plans without fair odds", () => {
     const shaped = shapeEvent(contract, shapeFor(query(), { ...ALL, fairOdds: false }));
     expect(shaped.odds["points-all-game-ou-over"]).toMatchObject({ fairOdds: null, fairOverUnder: null });
-    expect(shaped.odds["points-all-game-ou-over"]!.fairOddsAvailable).toBe(true);
+    expect(shaped.odds["points-all-game-ou-over"]!.fairOddsAvailable).toBe(false);
     expect(contract.odds["points-all-game-ou-over"]!.fairOdds).toBe("+100");
+    expect(contract.odds["points-all-game-ou-over"]!.fairOddsAvailable).toBe(true);
   });
 });
 

@@ -220,6 +220,8 @@ function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefin
   if (shape.bookmakerIDs !== null && Object.keys(byBookmaker).length === 0) return undefined;
   const shaped: ContractOdds = { ...rest, byBookmaker };
   if (!shape.fairOdds) {
+    // Hidden by plan reads as not available: a true flag beside a null price would contradict itself.
+    shaped.fairOddsAvailable = false;
     shaped.fairOdds = null;
     shaped.fairSpread = null;
     shaped.fairOverUnder = null;

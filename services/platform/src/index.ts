@@ -9,3 +9,4 @@ export * from "./grpc/server";
 export * from "./grpc/client";
 export * from "./tracing/sdk";
 export * from "./tracing/spans";
+export * from "./store-calls";

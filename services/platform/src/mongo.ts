@@ -8,6 +8,13 @@ export interface MongoStore {
 }
 
 /**
+ * A connection whose store sends nothing for this long is closed and its call fails: the
+ * deadline of every Mongo call, so a hung store (stalled process, partition) fails calls
+ * instead of holding them. Longer than any query we run; the callers' gRPC deadlines are shorter.
+ */
+export const MONGO_SOCKET_TIMEOUT_MS = 15_000;
+
+/**
  * Connects once per process. The database is the one named in the URI path
  * (mongodb://host:port/<db>), so each service owns its own database.
  */
@@ -16,6 +23,7 @@ export async function connectMongo(uri: string, options: { appName: string; logg
     appName: options.appName,
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,
+    socketTimeoutMS: MONGO_SOCKET_TIMEOUT_MS,
     maxPoolSize: 20,
   });
   await client.connect();

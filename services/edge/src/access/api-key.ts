@@ -1,10 +1,18 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { hasGrpcStatus } from "@odds/platform";
+import {
+  hasGrpcStatus,
+  storeCallPolicy,
+  type Logger,
+  type StoreCallLimits,
+  type StoreCallPolicy,
+} from "@odds/platform";
+import { LRUCache } from "lru-cache";
 import type { common, usage } from "@odds/proto";
 import type { UsageGateway } from "../gateways/usage.gateway";
 import type { WindowQuota } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../ratelimit/windows";
+import { edgeMetrics } from "../system/metrics";
 
 /** What the edge knows about the key behind a request once it is resolved. */
 export interface KeyGrant {
@@ -55,36 +63,64 @@ interface CachedGrant {
   keyHash: Buffer;
   /** undefined: the usage service does not know the key (cached too, so a flood of one bad key stays at the edge). */
   grant: KeyGrant | undefined;
-  expiresAtMs: number;
+  resolvedAtMs: number;
+}
+
+export interface KeyAccessOptions {
+  /** How long an answer of the usage service is used without asking again. */
+  freshMs: number;
+  /** How long the last good answer keeps being served while the keys store cannot answer. */
+  staleGrantMs: number;
+  /** Deadline and breaker of the key lookups. */
+  limits: StoreCallLimits;
+  logger: Logger;
+  maxEntries?: number;
 }
 
 /**
  * Resolves keys to their plan through the usage service and caches the answer for a few
  * seconds (unknown keys as well). Keys are hashed on arrival; the cache is addressed by keyID
  * and the full hash is compared in constant time. Unknown keys resolve to undefined.
+ * While the usage service or its store cannot answer (down, hung, past the deadline), a key's
+ * last good answer is served for up to `staleGrantMs`, so the routes that serve from memory
+ * keep serving; a key never seen before fails with the lookup's error.
  */
 export class KeyAccess {
-  private readonly cache = new Map<string, CachedGrant>();
+  private readonly cache: LRUCache<string, CachedGrant>;
+  private readonly lookups: StoreCallPolicy;
+  private lastStaleLogMs = 0;
 
   constructor(
     private readonly usage: UsageGateway,
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    private readonly options: KeyAccessOptions,
+  ) {
+    this.cache = new LRUCache({
+      max: options.maxEntries ?? 10_000,
+      ttl: Math.max(options.freshMs, options.staleGrantMs),
+    });
+    this.lookups = storeCallPolicy(options.limits);
+  }
 
   async resolve(apiKey: string, nowMs = Date.now()): Promise<KeyGrant | undefined> {
     const keyHash = createHash("sha256").update(apiKey, "utf8").digest();
     const keyID = keyHash.toString("hex").slice(0, 16);
-    const cached = this.cache.get(keyID);
-    if (cached && cached.expiresAtMs > nowMs && timingSafeEqual(cached.keyHash, keyHash)) return cached.grant;
+    const cachedEntry = this.cache.get(keyID);
+    const cached = cachedEntry && timingSafeEqual(cachedEntry.keyHash, keyHash) ? cachedEntry : undefined;
+    if (cached && nowMs - cached.resolvedAtMs < this.options.freshMs) return cached.grant;
 
     let resolved: usage.ResolveKeyResponse;
     try {
-      resolved = await this.usage.resolveKey(keyHash.toString("hex"));
+      resolved = await this.lookups.execute(() =>
+        this.usage.resolveKey(keyHash.toString("hex"), this.options.limits.timeoutMs),
+      );
     } catch (err) {
       if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
         this.remember(keyID, keyHash, undefined, nowMs);
         return undefined;
+      }
+      if (cached && nowMs - cached.resolvedAtMs < this.options.staleGrantMs) {
+        this.noteStale(err, nowMs);
+        return cached.grant;
       }
       throw err;
     }
@@ -102,7 +138,16 @@ export class KeyAccess {
   }
 
   private remember(keyID: string, keyHash: Buffer, grant: KeyGrant | undefined, nowMs: number): void {
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(keyID, { keyHash, grant, expiresAtMs: nowMs + this.ttlMs });
+    this.cache.set(keyID, { keyHash, grant, resolvedAtMs: nowMs });
+  }
+
+  private noteStale(err: unknown, nowMs: number): void {
+    edgeMetrics.staleKeyGrants.inc();
+    if (nowMs - this.lastStaleLogMs < 10_000) return;
+    this.lastStaleLogMs = nowMs;
+    this.options.logger.warn(
+      { err: { message: (err as Error).message } },
+      "keys store unavailable: serving keys from their last good grant",
+    );
   }
 }

@@ -9,7 +9,8 @@ interface PendingUsage {
 /**
  * Buffers served requests and entities per key and sends them to the usage service's
  * rollups once per interval, so billing data costs one RPC per key per interval rather
- * than one per request.
+ * than one per request. A batch the usage service could not take (down, hung, past the
+ * deadline) goes back into the buffer for the next interval: usage is delayed, never lost.
  */
 export class UsageRecorder {
   private pending = new Map<string, PendingUsage>();
@@ -27,9 +28,13 @@ export class UsageRecorder {
   }
 
   record(keyID: string, entities: number): void {
+    this.add(keyID, { requests: 1, entities });
+  }
+
+  private add(keyID: string, usage: PendingUsage): void {
     const entry = this.pending.get(keyID) ?? { requests: 0, entities: 0 };
-    entry.requests += 1;
-    entry.entities += entities;
+    entry.requests += usage.requests;
+    entry.entities += usage.entities;
     this.pending.set(keyID, entry);
   }
 
@@ -42,7 +47,8 @@ export class UsageRecorder {
         try {
           await this.usage.recordUsage(keyID, nowMs, usage.requests, usage.entities);
         } catch (err) {
-          this.logger.warn({ keyID, err: { message: (err as Error).message } }, "usage rollup not recorded");
+          this.add(keyID, usage);
+          this.logger.warn({ keyID, err: { message: (err as Error).message } }, "usage rollup deferred to next flush");
         }
       }),
     );

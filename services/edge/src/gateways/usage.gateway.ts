@@ -5,8 +5,10 @@ import type { usage } from "@odds/proto";
 export class UsageGateway {
   constructor(private readonly client: usage.UsageServiceClient) {}
 
-  resolveKey(keyHash: string): Promise<usage.ResolveKeyResponse> {
-    return callUnary(this.client, this.client.resolveKey, { keyHash });
+  /** Key lookups take a deadline of their own: every keyed request waits on one, so it is shorter than a data call's. */
+  resolveKey(keyHash: string, deadlineMs?: number): Promise<usage.ResolveKeyResponse> {
+    const options = deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs };
+    return callUnary(this.client, this.client.resolveKey, { keyHash }, options);
   }
 
   async recordUsage(keyID: string, atMs: number, requests: number, entities: number): Promise<void> {

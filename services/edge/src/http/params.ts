@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseDateTime } from "./date-time";
 
 /**
  * Query parameter shapes shared by every route schema. Each rejects a malformed value
@@ -24,17 +25,21 @@ export const booleanFlag = () =>
     .transform((raw) => raw === "true")
     .meta({ type: "boolean" });
 
-/** ISO 8601 date-time (a date alone is midnight UTC); parsed to Unix milliseconds. */
+/** The contract's date-time (see date-time.ts for what it admits); parsed to Unix milliseconds. */
 export const dateTime = () =>
   z
     .string()
-    .refine(
-      (raw) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) && !Number.isNaN(Date.parse(raw)),
-      {
-        error: "expected an ISO 8601 date-time",
-      },
-    )
-    .transform((raw) => Date.parse(raw))
+    .transform((raw, ctx) => {
+      const ms = parseDateTime(raw);
+      if (ms === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: "expected an ISO 8601 date-time: YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss[.sss]] with Z or ±hh:mm",
+        });
+        return z.NEVER;
+      }
+      return ms;
+    })
     .meta({ format: "date-time" });
 
 /** Page size: an integer from 1 to max; above max is a 400 naming the maximum. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { invalidParams } from "./errors";
+import { refuseUnreadableParameters } from "./query-shape";
 
 /** Koa's parsed query as one string per parameter: a repeated parameter becomes one comma-separated list. */
 export function flattenQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -16,6 +17,7 @@ export function parseQuery<S extends z.ZodType>(
   schema: S,
   query: Record<string, string | string[] | undefined>,
 ): z.output<S> {
+  refuseUnreadableParameters(query);
   const result = schema.safeParse(flattenQuery(query));
   if (result.success) return result.data;
   const message = result.error.issues

@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "Not found",
   410: "Gone",
   429: "Rate limit exceeded",
+  431: "Request too large: request line and headers above 16 KiB",
   500: "Query failed",
   501: "Not Implemented",
   503: "Service unavailable",
@@ -157,7 +158,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
         },
       };
     }
-    const statuses = new Set([...(keyed ? [401, 403, 429] : []), ...route.errors, 410]);
+    // 410 once v2 retires; 431 from the HTTP parser, before any route: every path can answer both.
+    const statuses = new Set([...(keyed ? [401, 403, 429] : []), ...route.errors, 410, 431]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? "Error",

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Logger } from "@odds/platform";
+import { storeCallPolicy, type Logger, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
 import type { createClient } from "redis";
 import { secondsUntilReset, windowAt, type RateWindow, type WindowSpan } from "./windows";
 
@@ -28,7 +28,7 @@ export interface HeadlineWindow {
 
 export interface Admission {
   allowed: boolean;
-  /** false when Redis was unreachable and the limiter failed open. */
+  /** false when Redis was unreachable (stopped, hung or too slow) and the limiter failed open. */
   enforced: boolean;
   headline?: HeadlineWindow;
 }
@@ -92,6 +92,13 @@ end
 return out
 `;
 
+/** Redis answers in well under a millisecond; half a second means it is stalled or partitioned. */
+export const DEFAULT_REDIS_CALL_LIMITS: StoreCallLimits = {
+  timeoutMs: 500,
+  breakAfterFailures: 5,
+  probeAfterMs: 2_000,
+};
+
 const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 
 /** Windows the plan limits; only those are counted. */
@@ -135,17 +142,25 @@ export function tightestWindow(states: WindowState[], nowMs: number): HeadlineWi
 
 /**
  * Fixed-window rate limits per key in Redis. Requests are counted before serving,
- * entities (objects in `data`) after the response size is known. When Redis cannot be
- * reached the limiter fails open (serves, logs, reports itself unreachable) or closed.
+ * entities (objects in `data`) after the response size is known. Every Redis call has a
+ * deadline inside a circuit breaker; when Redis is refused, hung or past the deadline the
+ * limiter fails open (serves, logs, reports itself unreachable) or closed.
  */
 export class RateLimiter {
   private reachable = false;
   private lastFailureLogMs = 0;
+  private readonly calls: StoreCallPolicy;
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly options: { failMode: "open" | "closed"; logger: Logger; prefix?: string },
+    private readonly options: {
+      failMode: "open" | "closed";
+      logger: Logger;
+      prefix?: string;
+      limits?: StoreCallLimits;
+    },
   ) {
+    this.calls = storeCallPolicy(options.limits ?? DEFAULT_REDIS_CALL_LIMITS);
     redis.on("ready", () => {
       this.reachable = true;
     });
@@ -185,9 +200,12 @@ export class RateLimiter {
     const counts = new Map<RateWindow, WindowCount>();
     if (tracked.length === 0) return counts;
     try {
-      const replies = await Promise.all(
-        tracked.map((quota) => this.redis.hmGet(this.keyOf(keyID, windowAt(quota.window, nowMs)), ["r", "e"])),
-      );
+      const replies = await this.calls.execute(({ signal }) => {
+        const redis = this.redis.withAbortSignal(signal);
+        return Promise.all(
+          tracked.map((quota) => redis.hmGet(this.keyOf(keyID, windowAt(quota.window, nowMs)), ["r", "e"])),
+        );
+      });
       tracked.forEach((quota, index) => {
         const [r, e] = replies[index] ?? [];
         counts.set(quota.window, { window: quota.window, requests: Number(r ?? 0), entities: Number(e ?? 0) });
@@ -218,13 +236,15 @@ export class RateLimiter {
     });
     let reply: number[];
     try {
-      let raw: unknown;
-      try {
-        raw = await this.redis.evalSha(SCRIPT_SHA, { keys, arguments: args });
-      } catch (err) {
-        if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
-        raw = await this.redis.eval(RATE_LIMIT_SCRIPT, { keys, arguments: args });
-      }
+      const raw = await this.calls.execute(async ({ signal }) => {
+        const redis = this.redis.withAbortSignal(signal);
+        try {
+          return await redis.evalSha(SCRIPT_SHA, { keys, arguments: args });
+        } catch (err) {
+          if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
+          return redis.eval(RATE_LIMIT_SCRIPT, { keys, arguments: args });
+        }
+      });
       this.reachable = true;
       reply = (raw as unknown[]).map(Number);
     } catch (err) {

@@ -27,4 +27,9 @@ export const edgeMetrics = {
     labelNames: ["tier", "window"] as const,
     registers: [metricsRegistry],
   }),
+  staleKeyGrants: new Counter({
+    name: "edge_stale_key_grants_total",
+    help: "Requests served from a key's last good grant while the keys store could not answer",
+    registers: [metricsRegistry],
+  }),
 };
