@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { credentials, makeClientConstructor, type Client, type ServiceError } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, waitUntil, type ManagedProcess } from "./processes";
+import { superviseRestarts } from "./supervisor";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
 /** The repository root (deploy/local/dist or deploy/local/src -> ../../..). */
@@ -185,15 +186,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const processes = new Map<ServiceName, ManagedProcess>();
     const launch = async (name: ServiceName) => {
       const logFile = logPath(dataDir, name);
-      const proc = spawnManaged(
+      // Restarted with backoff when it dies, as Kubernetes would; stdout says so.
+      const proc = superviseRestarts(
         name,
-        process.execPath,
-        ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
-        {
-          cwd: REPO_ROOT,
-          logFile,
-          env: { ...process.env, OTEL_SERVICE_NAME: name, ...serviceEnv[name], ...options.serviceEnv?.[name] },
-        },
+        () =>
+          spawnManaged(
+            name,
+            process.execPath,
+            ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
+            {
+              cwd: REPO_ROOT,
+              logFile,
+              env: { ...process.env, OTEL_SERVICE_NAME: name, ...serviceEnv[name], ...options.serviceEnv?.[name] },
+            },
+          ),
+        { notify: progress },
       );
       processes.set(name, proc);
       started.push(proc);

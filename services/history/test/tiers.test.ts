@@ -43,7 +43,10 @@ describe.each(TICK_LAYOUTS)(
       archiveServer = await startOwnFerretDb(`history-archive-tiers-${layout}`);
       service = await startHistory({
         archiveUri: `${archiveServer.url}/history_archive`,
-        archiveReadTimeoutMs: 1_000,
+        // Patient: on a loaded machine the archive may take over a second, and a page past the deadline is
+        // served degraded (live part + notice) by design, which made the paging test fail by timing. The
+        // "does not answer" case stops the server, which fails by itself without needing a short deadline.
+        archiveReadTimeoutMs: 15_000,
         layout,
       });
     });
@@ -100,7 +103,7 @@ describe.each(TICK_LAYOUTS)(
       expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
 
       const unpaged = await service.list({ ...window(event), limit: 5000 });
-      expect(unpaged.nextCursor).toBe("");
+      expect([unpaged.nextCursor, unpaged.notice]).toEqual(["", ""]);
       for (const limit of [13, 50]) {
         const paged = await readAllPages(service, { ...window(event), limit });
         expect(paged.items).toEqual(unpaged.items);
@@ -110,7 +113,8 @@ describe.each(TICK_LAYOUTS)(
       expect((await readAllPages(service, { ...window(event), oddIds: [ML_HOME], limit: 9 })).items).toEqual(
         homeOnly.items,
       );
-    });
+      // Some 150 page reads across two FerretDB servers: took 47 s with the machine's load average at 24.
+    }, 180_000);
 
     it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
       const event = await recordStraddlingEvent(service);

@@ -8,11 +8,13 @@ export interface MongoStore {
 }
 
 /**
- * A connection whose store sends nothing for this long is closed and its call fails: the
- * deadline of every Mongo call, so a hung store (stalled process, partition) fails calls
- * instead of holding them. Longer than any query we run; the callers' gRPC deadlines are shorter.
+ * A connection whose store sends nothing for this long is closed and its call fails, so a hung
+ * store (stalled process, partition) releases every call and pooled connection in the end.
+ * Requests are bounded much sooner by the callers' gRPC deadlines and the history tiers' read
+ * deadlines; this one must exceed the longest legitimate query (a 50,000-tick scan on a loaded
+ * FerretDB took over 15 s, which a 15 s value cut off).
  */
-export const MONGO_SOCKET_TIMEOUT_MS = 15_000;
+export const MONGO_SOCKET_TIMEOUT_MS = 120_000;
 
 /**
  * Connects once per process. The database is the one named in the URI path
