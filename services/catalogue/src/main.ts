@@ -2,7 +2,7 @@ import { connectMongo, createLogger, Lifecycle, startGrpcServer, startMetricsSer
 import { catalogue } from "@odds/proto";
 import { loadCatalogueConfig } from "./config";
 import { catalogueRpc } from "./rpc";
-import { CatalogueService } from "./service";
+import { CatalogueService } from "./persisted-catalogue";
 import { CatalogueStore } from "./store";
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
 import { NOTHING_VISIBLE, type PlanScope } from "./domain/visibility";
-import type { CatalogueService } from "./service";
+import type { CatalogueService } from "./persisted-catalogue";
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
 export function catalogueRpc(service: CatalogueService, logger: Logger): catalogue.CatalogueServiceServer {

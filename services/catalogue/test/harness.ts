@@ -10,7 +10,7 @@ import { testMongoUri } from "@odds/local";
 import { catalogue, common } from "@odds/proto";
 import pino from "pino";
 import { catalogueRpc } from "../src/rpc";
-import { CatalogueService } from "../src/service";
+import { CatalogueService } from "../src/persisted-catalogue";
 import { CatalogueStore } from "../src/store";
 
 export const logger = pino({ level: "silent" });

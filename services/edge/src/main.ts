@@ -5,8 +5,8 @@ import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
 import { edgeConfigSchema } from "./config";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
-import { EventsGateway } from "./gateways/events.gateway";
-import { UsageGateway } from "./gateways/usage.gateway";
+import { EventsGateway } from "./gateways/events";
+import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
 

@@ -7,8 +7,8 @@ import {
   startMetricsServer,
 } from "@odds/platform";
 import { eventsConfigSchema } from "./config";
-import { EventFeed } from "./feed";
-import { EventReadModel } from "./readModel";
+import { EventFeed } from "./read-model-sync";
+import { EventReadModel } from "./read-model";
 import { eventsRpc, eventsServiceDefinition } from "./rpc";
 import { EventStore } from "./store";
 

@@ -1,10 +1,10 @@
 import { InvalidArgumentError, inSpan, unaryHandler } from "@odds/platform";
 import { common, events } from "@odds/proto";
 import type { Logger } from "pino";
-import type { EventFeed } from "./feed";
+import type { EventFeed } from "./read-model-sync";
 import { DEFAULT_LIMIT, type EventQuery, MAX_LIMIT, type PlanScope } from "./query";
-import { encodeJsonPage } from "./jsonPageWire";
-import type { EventReadModel } from "./readModel";
+import { encodeJsonPage } from "./json-page-wire";
+import type { EventReadModel } from "./read-model";
 
 /** Rule 4: what the caller's plan can see. A request without a caller sees nothing. */
 export function planOf(caller: common.Caller | undefined): PlanScope {

@@ -10,8 +10,8 @@ import {
   startGrpcServer,
 } from "@odds/platform";
 import { common, events } from "@odds/proto";
-import { EventFeed } from "../src/feed";
-import { EventReadModel } from "../src/readModel";
+import { EventFeed } from "../src/read-model-sync";
+import { EventReadModel } from "../src/read-model";
 import { eventsRpc, eventsServiceDefinition } from "../src/rpc";
 import { EventStore } from "../src/store";
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { hasGrpcStatus } from "@odds/platform";
 import type { common, usage } from "@odds/proto";
-import type { UsageGateway } from "../gateways/usage.gateway";
+import type { UsageGateway } from "../gateways/usage";
 import type { WindowQuota } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../ratelimit/windows";
 

@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { z } from "zod";
 import { defineRoute } from "../http/route";
 import { booleanFlag, pageLimit } from "../http/params";
-import { edgeRoutes } from "../routes/edge-routes";
+import { edgeRoutes } from "../routes/system";
 import { buildOpenApiDocument } from "./document";
 
 const eventsLike = defineRoute({

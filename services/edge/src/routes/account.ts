@@ -1,6 +1,6 @@
 import type { usage } from "@odds/proto";
 import { z } from "zod";
-import type { UsageGateway } from "../gateways/usage.gateway";
+import type { UsageGateway } from "../gateways/usage";
 import { quotasOf, type KeyGrant } from "../access/api-key";
 import type { RoutePage } from "../http/route";
 import type { RateLimiter, WindowCount } from "../ratelimit/rate-limiter";

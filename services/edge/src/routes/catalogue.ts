@@ -1,6 +1,6 @@
 import { catalogue } from "@odds/proto";
 import { z } from "zod";
-import { CatalogueGateway } from "../gateways/catalogue.gateway";
+import { CatalogueGateway } from "../gateways/catalogue";
 import type { DownstreamClients } from "../gateways/clients";
 import { booleanFlag, csvList, cursor, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";

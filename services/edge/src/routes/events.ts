@@ -1,6 +1,6 @@
 import { events } from "@odds/proto";
 import { z } from "zod";
-import { EventsGateway } from "../gateways/events.gateway";
+import { EventsGateway } from "../gateways/events";
 import type { DownstreamClients } from "../gateways/clients";
 import { booleanFlag, csvList, cursor, dateTime, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";

@@ -1,7 +1,7 @@
 import { history } from "@odds/proto";
 import { z } from "zod";
 import type { DownstreamClients } from "../gateways/clients";
-import { HistoryGateway } from "../gateways/history.gateway";
+import { HistoryGateway } from "../gateways/history";
 import { csvList, cursor, dateTime, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
 

@@ -3,7 +3,7 @@ import { setImmediate as yieldToReads } from "node:timers/promises";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, type FeedState, PreparedEvent } from "./readModel";
+import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { renderEvent } from "./render";
 import type { EventStore, StoredEvent } from "./store";
 
