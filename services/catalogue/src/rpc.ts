@@ -4,10 +4,10 @@ import type { Logger } from "pino";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
 import { NOTHING_VISIBLE, type PlanScope } from "./domain/visibility";
-import type { CatalogueService } from "./persisted-catalogue";
+import type { PersistedCatalogue } from "./persisted-catalogue";
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
-export function catalogueRpc(service: CatalogueService, logger: Logger): catalogue.CatalogueServiceServer {
+export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catalogue.CatalogueServiceServer {
   const reads = service.reads;
   return {
     listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) =>

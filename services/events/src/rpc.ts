@@ -1,7 +1,7 @@
 import { InvalidArgumentError, inSpan, unaryHandler } from "@odds/platform";
 import { common, events } from "@odds/proto";
 import type { Logger } from "pino";
-import type { EventFeed } from "./read-model-sync";
+import type { ReadModelSync } from "./read-model-sync";
 import { DEFAULT_LIMIT, type EventQuery, MAX_LIMIT, type PlanScope } from "./query";
 import { encodeJsonPage } from "./json-page-wire";
 import type { EventReadModel } from "./read-model";
@@ -49,7 +49,7 @@ function limitOf(limit: number): number {
 }
 
 /** Thin adapter from EventsService RPC messages to the read model and the feed. */
-export function eventsRpc(logger: Logger, model: EventReadModel, feed: EventFeed): events.EventsServiceServer {
+export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModelSync): events.EventsServiceServer {
   return {
     listEvents: unaryHandler(logger, async (request: events.ListEventsRequest) => {
       const page = model.list(
