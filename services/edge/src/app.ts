@@ -6,16 +6,15 @@ import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
 import type { UsageGateway } from "./gateways/usage";
 import { writeObject, writePage } from "./http/envelope";
-import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
+import { errorBoundary, gone, methodNotAllowed, notFound, type RouteErrorScope } from "./http/errors";
 import { authenticate, rateLimit, type KeyedState } from "./http/admission";
 import { lenientQuery, parseQuery } from "./http/query";
 import type { RouteDefinition } from "./http/route";
 import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
 import type { RateLimiter } from "./ratelimit/rate-limiter";
-import { loadAccountUsage } from "./routes/account";
-import { edgeRoutes } from "./routes/system";
-import { healthReport, type HealthSources } from "./system/health";
+import { systemRoutes } from "./routes/system";
+import type { HealthSources } from "./system/health";
 import { edgeMetrics } from "./system/metrics";
 
 export interface EdgeAppOptions {
@@ -27,7 +26,7 @@ export interface EdgeAppOptions {
   limiter: RateLimiter;
   recorder: UsageRecorder;
   usage: UsageGateway;
-  /** The keyed data routes from `dataRoutes(clients)`. */
+  /** The data routes from `dataRoutes(clients)`; the system routes (/health, /account/usage) are added here. */
   routes: RouteDefinition[];
 }
 
@@ -73,6 +72,27 @@ function observe(logger: Logger): Middleware {
   };
 }
 
+/**
+ * Mounts one route: its error scope, then (keyed routes) the key check and the rate limit,
+ * then its parameters (strict: 400 naming the parameter; lenient: ignored), then its answer.
+ */
+function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions): void {
+  if (!route.lenientParameters && !route.errors.includes(400)) {
+    throw new Error(`route ${route.path} rejects malformed parameters but its contract lists no 400`);
+  }
+  const keyed =
+    route.keyed === false
+      ? []
+      : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.logger)];
+  router.get(anySlash(route.path), routeScope(route.errors), ...keyed, async (ctx) => {
+    const params = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
+    const answer =
+      route.keyed === false ? await route.load(params) : await route.load(params, (ctx.state as KeyedState).grant);
+    if ("object" in answer) writeObject(ctx, answer.object);
+    else writePage(ctx, answer);
+  });
+}
+
 /** Builds the Koa app: observation, ONE error boundary, retirement, compression, the v2 routes, then 404/405. */
 export function createEdgeApp(options: EdgeAppOptions): Koa {
   const app = new Koa();
@@ -87,15 +107,9 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   app.use(compress());
 
   const router = new Router({ prefix: "/v2" });
-  const keyed = (errors: number[]): Middleware[] => [
-    routeScope(errors),
-    authenticate(options.access),
-    rateLimit(options.limiter, options.recorder, options.logger),
-  ];
-  const openApi = buildOpenApiDocument([...edgeRoutes(), ...options.routes], options.health.version);
-  const openApiBody = JSON.stringify(openApi);
+  const routes = [...systemRoutes(options), ...options.routes];
+  const openApiBody = JSON.stringify(buildOpenApiDocument(routes, options.health.version));
 
-  router.get(anySlash("/health"), async (ctx) => writeObject(ctx, await healthReport(options.health)));
   router.get(anySlash("/openapi.json"), (ctx) => {
     ctx.type = "application/json";
     ctx.body = openApiBody;
@@ -114,22 +128,7 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
     ctx.type = "application/javascript";
     ctx.body = docsInitScript("/v2/openapi.json");
   });
-  router.get(anySlash("/stream/events"), ...keyed([501]), () => {
-    throw notImplemented();
-  });
-  router.get(anySlash("/account/usage"), ...keyed([404]), async (ctx) => {
-    const { grant } = ctx.state as KeyedState;
-    writePage(ctx, await loadAccountUsage(grant, options.usage, options.limiter));
-  });
-  for (const route of options.routes) {
-    router.get(anySlash(route.path), ...keyed(route.errors), async (ctx) => {
-      // A route whose contract lists no 400 (/sports/) ignores malformed parameters instead.
-      const params = route.errors.includes(400)
-        ? parseQuery(route.query, ctx.query)
-        : lenientQuery(route.query, ctx.query);
-      writePage(ctx, await route.load(params, (ctx.state as KeyedState).grant.caller));
-    });
-  }
+  for (const route of routes) mount(router, route, options);
 
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KEYED_STATUSES } from "../http/errors";
 
 /** What the OpenAPI document needs of a route; RouteDefinition satisfies it (keyed, list data). */
 export interface DocumentedRoute {
@@ -157,7 +158,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
         },
       };
     }
-    const statuses = new Set([...(keyed ? [401, 403, 429] : []), ...route.errors, 410]);
+    const statuses = new Set([...(keyed ? KEYED_STATUSES : []), ...route.errors, 410]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? "Error",
