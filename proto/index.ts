@@ -6,3 +6,6 @@ export * as catalogue from "./gen/odds/catalogue/v1/catalogue";
 export * as usage from "./gen/odds/usage/v1/usage";
 export * as oddId from "./contract/odd-id";
 export * as filters from "./contract/filters";
+export * as planScope from "./contract/plan-scope";
+export * as pageLimits from "./contract/page-limits";
+export * as objects from "./contract/objects";

@@ -7,6 +7,6 @@ if [[ -x "$out" && "$out" -nt "$here/ferretdb/main.go" && "$out" -nt "$here/ferr
   exit 0
 fi
 command -v go >/dev/null || { echo "ferretdb-local needs Go (https://go.dev) on PATH" >&2; exit 1; }
-echo "building ferretdb-local (FerretDB $(grep 'FerretDB/FerretDB ' "$here/ferretdb/go.mod" | awk '{print $NF}'), first build takes a minute or two)..."
+echo "prepare: building ferretdb-local (FerretDB $(grep 'FerretDB/FerretDB ' "$here/ferretdb/go.mod" | awk '{print $NF}'), first build takes a minute or two)..."
 mkdir -p "$here/bin"
 (cd "$here/ferretdb" && go build -trimpath -o "$out" .)

@@ -4,7 +4,7 @@
 set -euo pipefail
 command -v chromium >/dev/null && exit 0
 if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then
-  echo "installing chromium (apt-get)..."
+  echo "prepare: installing chromium (apt-get; first time about 2 minutes)..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
   apt-get install -y -qq chromium >/dev/null

@@ -3,7 +3,7 @@
 set -euo pipefail
 command -v redis-server >/dev/null && exit 0
 if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then
-  echo "installing redis-server (apt-get)..."
+  echo "prepare: installing redis-server (apt-get; first time about 30 s)..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
   apt-get install -y -qq redis-server >/dev/null

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bash deploy/local/prepare.sh
+bash deploy/local/prepare-test-tools.sh
 npm run lint --silent
 results="$(mktemp -t odds-jest-XXXXXX.json)"
 trap 'rm -f "$results"' EXIT

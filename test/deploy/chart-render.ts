@@ -1,5 +1,5 @@
 // Offline rendering of the Helm chart for the deploy tests: Helm and the Envoy validator
-// are built into .tools/bin by deploy/local/prepare.sh; nothing here needs a cluster.
+// are built into .tools/bin by deploy/local/prepare-test-tools.sh; nothing here needs a cluster.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,9 @@ export const NAMESPACE = "odds";
 export function tool(name: "helm" | "envoy-validate" | "kube-strict"): string {
   const path = join(REPO_ROOT, ".tools", "bin", name);
   if (!existsSync(path))
-    throw new Error(`${path} is missing: run bash deploy/local/prepare.sh (builds it from the Go module proxy)`);
+    throw new Error(
+      `${path} is missing: run bash deploy/local/prepare-test-tools.sh (builds it from the Go module proxy)`,
+    );
   return path;
 }
 

@@ -4,12 +4,13 @@ import { e2eStack } from "../support/e2e";
 
 const CHROMIUM = "/usr/bin/chromium";
 
-// Debian's chromium (installed by deploy/local/prepare.sh), never a downloaded browser.
+// Debian's chromium (installed by deploy/local/prepare-test-tools.sh), never a downloaded browser.
 describe("the API reference page in a browser", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run deploy/local/prepare.sh as root`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: run deploy/local/prepare-test-tools.sh as root`);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

@@ -2,7 +2,7 @@ import { connectMongo, createLogger, Lifecycle, startGrpcServer, startMetricsSer
 import { catalogue } from "@odds/proto";
 import { loadCatalogueConfig } from "./config";
 import { catalogueRpc } from "./rpc";
-import { CatalogueService } from "./service";
+import { PersistedCatalogue } from "./persisted-catalogue";
 import { CatalogueStore } from "./store";
 
 async function main(): Promise<void> {
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 
   const mongo = await connectMongo(config.CATALOGUE_MONGODB_URI, { appName: "catalogue", logger });
-  const service = await CatalogueService.open(new CatalogueStore(mongo.db), logger, {
+  const service = await PersistedCatalogue.open(new CatalogueStore(mongo.db), logger, {
     eventTtlMs: config.CATALOGUE_EVENT_TTL_MS,
   });
   const refresh = setInterval(() => {
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     logger,
     services: [
       {
-        name: "odds.catalogue.v1.CatalogueService",
+        name: "odds.catalogue.v1.PersistedCatalogue",
         definition: catalogue.CatalogueServiceService,
         implementation: catalogueRpc(service, logger),
       },

@@ -2,7 +2,7 @@ import { Counter, Histogram, metricsRegistry } from "@odds/platform";
 
 export const applyDuration = new Histogram({
   name: "catalogue_apply_duration_seconds",
-  help: "Time to plan, persist and commit one ApplyCatalogue cycle",
+  help: "Time to diff, persist and commit one ApplyCatalogue cycle",
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [metricsRegistry],
 });

@@ -1,24 +1,23 @@
 import { unaryHandler } from "@odds/platform";
-import type { catalogue, common } from "@odds/proto";
+import { planScope, type catalogue, type common } from "@odds/proto";
 import type { Logger } from "pino";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
-import { NOTHING_VISIBLE, type PlanScope } from "./domain/visibility";
-import type { CatalogueService } from "./service";
+import type { PersistedCatalogue } from "./persisted-catalogue";
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
-export function catalogueRpc(service: CatalogueService, logger: Logger): catalogue.CatalogueServiceServer {
+export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catalogue.CatalogueServiceServer {
   const reads = service.reads;
   return {
     listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) =>
-      jsonPage(reads.sports(planScope(req.caller))),
+      jsonPage(reads.sports(planScope.planScopeOf(req.caller))),
     ),
     listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) =>
-      jsonPage(reads.leagues(planScope(req.caller), { sportIDs: req.sportIds, leagueIDs: req.leagueIds })),
+      jsonPage(reads.leagues(planScope.planScopeOf(req.caller), { sportIDs: req.sportIds, leagueIDs: req.leagueIds })),
     ),
     listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) =>
       jsonPage(
-        reads.teams(planScope(req.caller), {
+        reads.teams(planScope.planScopeOf(req.caller), {
           sportIDs: req.sportIds,
           leagueIDs: req.leagueIds,
           teamIDs: req.teamIds,
@@ -29,7 +28,7 @@ export function catalogueRpc(service: CatalogueService, logger: Logger): catalog
     ),
     listPlayers: unaryHandler(logger, async (req: catalogue.ListPlayersRequest) =>
       jsonPage(
-        reads.players(planScope(req.caller), {
+        reads.players(planScope.planScopeOf(req.caller), {
           teamIDs: req.teamIds,
           eventIDs: req.eventIds,
           playerIDs: req.playerIds,
@@ -44,7 +43,7 @@ export function catalogueRpc(service: CatalogueService, logger: Logger): catalog
     ),
     listMarkets: unaryHandler(logger, async (req: catalogue.ListMarketsRequest) =>
       jsonPage(
-        reads.markets(planScope(req.caller), {
+        reads.markets(planScope.planScopeOf(req.caller), {
           oddIDs: req.oddIds,
           sportIDs: req.sportIds,
           leagueIDs: req.leagueIds,
@@ -76,16 +75,6 @@ function jsonPage(page: ReadPage): common.JsonPage {
     items: page.items.map((item) => Buffer.from(JSON.stringify(item), "utf8")),
     nextCursor: page.nextCursor,
     notice: "",
-  };
-}
-
-/** A read without a caller sees nothing rather than everything. */
-function planScope(caller: common.Caller | undefined): PlanScope {
-  if (!caller) return NOTHING_VISIBLE;
-  return {
-    sportIDs: caller.allSports ? null : new Set(caller.sportIds),
-    leagueIDs: caller.allLeagues ? null : new Set(caller.leagueIds),
-    bookmakerIDs: caller.allBookmakers ? null : new Set(caller.bookmakerIds),
   };
 }
 

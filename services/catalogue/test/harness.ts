@@ -10,7 +10,7 @@ import { testMongoUri } from "@odds/local";
 import { catalogue, common } from "@odds/proto";
 import pino from "pino";
 import { catalogueRpc } from "../src/rpc";
-import { CatalogueService } from "../src/service";
+import { PersistedCatalogue } from "../src/persisted-catalogue";
 import { CatalogueStore } from "../src/store";
 
 export const logger = pino({ level: "silent" });
@@ -19,7 +19,7 @@ export const logger = pino({ level: "silent" });
 export interface CatalogueHarness {
   mongo: MongoStore;
   store: CatalogueStore;
-  service: CatalogueService;
+  service: PersistedCatalogue;
   server: RunningGrpcServer;
   client: catalogue.CatalogueServiceClient;
   /** Moves the service's clock (for the dropped-out expiry). */
@@ -47,7 +47,7 @@ export async function startCatalogue(options: { uri?: string; eventTtlMs?: numbe
   const mongo = await connectMongo(uri, { appName: "catalogue-test", logger });
   const store = new CatalogueStore(mongo.db);
   const clock = { now: Date.parse("2026-11-01T00:00:00Z") };
-  const service = await CatalogueService.open(store, logger, {
+  const service = await PersistedCatalogue.open(store, logger, {
     eventTtlMs: options.eventTtlMs ?? 30 * 60_000,
     now: () => clock.now,
   });
@@ -57,14 +57,14 @@ export async function startCatalogue(options: { uri?: string; eventTtlMs?: numbe
     logger,
     services: [
       {
-        name: "odds.catalogue.v1.CatalogueService",
+        name: "odds.catalogue.v1.PersistedCatalogue",
         definition: catalogue.CatalogueServiceService,
         implementation: catalogueRpc(service, logger),
       },
     ],
   });
   const client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${server.port}`, {
-    serviceName: "odds.catalogue.v1.CatalogueService",
+    serviceName: "odds.catalogue.v1.PersistedCatalogue",
     defaultDeadlineMs: 10_000,
   });
   return {

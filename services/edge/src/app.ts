@@ -1,25 +1,24 @@
 import Router from "@koa/router";
 import { redactApiKey, type Logger } from "@odds/platform";
-import Koa, { type Middleware } from "koa";
+import Koa, { type Context, type Middleware } from "koa";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
 import { Answer } from "./cache/answer";
 import { ResponseCache } from "./cache/response-cache";
-import type { UsageGateway } from "./gateways/usage.gateway";
+import type { UsageGateway } from "./gateways/usage";
+import { authenticate, rateLimit, type KeyedState } from "./http/admission";
 import { sendAnswer } from "./http/cached-answer";
 import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { renderPage, writeObject, writePage } from "./http/envelope";
-import { errorBoundary, gone, methodNotAllowed, notFound, notImplemented, type RouteErrorScope } from "./http/errors";
-import { authenticate, rateLimit, type KeyedState } from "./http/keyed";
+import { errorBoundary, gone, methodNotAllowed, notFound, type RouteErrorScope } from "./http/errors";
 import { lenientQuery, parseQuery } from "./http/query";
-import type { RouteDefinition } from "./http/route";
+import type { RouteAnswer, RouteDefinition } from "./http/route";
 import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
 import type { RateLimiter } from "./ratelimit/rate-limiter";
-import { loadAccountUsage } from "./routes/account";
-import { edgeRoutes } from "./routes/edge-routes";
-import { healthReport, type HealthSources } from "./system/health";
+import { systemRoutes } from "./routes/system";
+import type { HealthSources } from "./system/health";
 import { edgeMetrics } from "./system/metrics";
 
 export interface EdgeAppOptions {
@@ -31,7 +30,7 @@ export interface EdgeAppOptions {
   limiter: RateLimiter;
   recorder: UsageRecorder;
   usage: UsageGateway;
-  /** The keyed data routes from `dataRoutes(clients)`. */
+  /** The data routes from `dataRoutes(clients)`; the system routes (/health, /account/usage) are added here. */
   routes: RouteDefinition[];
   /** Answers cached per route, query, plan scope and data version; absent: every request is loaded. */
   answers?: { cache: ResponseCache; version: () => string };
@@ -79,6 +78,45 @@ function observe(logger: Logger): Middleware {
   };
 }
 
+/**
+ * Mounts one route: its error scope, then (keyed routes) the key check and the rate limit,
+ * then its parameters (strict: 400 naming the parameter; lenient: ignored), then its answer.
+ */
+function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, shared: boolean): void {
+  if (!route.lenientParameters && !route.errors.includes(400)) {
+    throw new Error(`route ${route.path} rejects malformed parameters but its contract lists no 400`);
+  }
+  const keyed =
+    route.keyed === false
+      ? []
+      : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.logger)];
+  router.get(anySlash(route.path), routeScope(route.errors), ...keyed, async (ctx) => {
+    const params = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
+    if (route.keyed === false) {
+      writeAnswer(ctx, await route.load(params));
+      return;
+    }
+    const grant = (ctx.state as KeyedState).grant;
+    const answers = shared ? options.answers : undefined;
+    if (!answers) {
+      writeAnswer(ctx, await route.load(params, grant));
+      return;
+    }
+    const key = ResponseCache.keyOf(route.path, params, grant.caller, answers.version());
+    const answer = await answers.cache.answer(key, async () => {
+      const loaded = await route.load(params, grant);
+      if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
+      return new Answer(renderPage(loaded), loaded.items.length);
+    });
+    await sendAnswer(ctx, answer);
+  });
+}
+
+function writeAnswer(ctx: Context, answer: RouteAnswer): void {
+  if ("object" in answer) writeObject(ctx, answer.object);
+  else writePage(ctx, answer);
+}
+
 /** Builds the Koa app: observation, ONE error boundary, retirement, compression, the v2 routes, then 404/405. */
 export function createEdgeApp(options: EdgeAppOptions): Koa {
   const app = new Koa();
@@ -94,15 +132,9 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   app.use(compress());
 
   const router = new Router({ prefix: "/v2" });
-  const keyed = (errors: number[]): Middleware[] => [
-    routeScope(errors),
-    authenticate(options.access),
-    rateLimit(options.limiter, options.recorder, options.logger),
-  ];
-  const openApi = buildOpenApiDocument([...edgeRoutes(), ...options.routes], options.health.version);
-  const openApiBody = JSON.stringify(openApi);
+  const system = systemRoutes(options);
+  const openApiBody = JSON.stringify(buildOpenApiDocument([...system, ...options.routes], options.health.version));
 
-  router.get(anySlash("/health"), async (ctx) => writeObject(ctx, await healthReport(options.health)));
   router.get(anySlash("/openapi.json"), (ctx) => {
     ctx.type = "application/json";
     ctx.body = openApiBody;
@@ -121,33 +153,9 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
     ctx.type = "application/javascript";
     ctx.body = docsInitScript("/v2/openapi.json");
   });
-  router.get(anySlash("/stream/events"), ...keyed([501]), () => {
-    throw notImplemented();
-  });
-  router.get(anySlash("/account/usage"), ...keyed([404]), async (ctx) => {
-    const { grant } = ctx.state as KeyedState;
-    writePage(ctx, await loadAccountUsage(grant, options.usage, options.limiter));
-  });
-  for (const route of options.routes) {
-    router.get(anySlash(route.path), ...keyed(route.errors), async (ctx) => {
-      // A route whose contract lists no 400 (/sports/) ignores malformed parameters instead.
-      const params = route.errors.includes(400)
-        ? parseQuery(route.query, ctx.query)
-        : lenientQuery(route.query, ctx.query);
-      const caller = (ctx.state as KeyedState).grant.caller;
-      const answers = options.answers;
-      if (!answers) {
-        writePage(ctx, await route.load(params, caller));
-        return;
-      }
-      const key = ResponseCache.keyOf(route.path, params, caller, answers.version());
-      const answer = await answers.cache.answer(key, async () => {
-        const page = await route.load(params, caller);
-        return new Answer(renderPage(page), page.items.length);
-      });
-      await sendAnswer(ctx, answer);
-    });
-  }
+  for (const route of system) mount(router, route, options, false);
+  // Data routes answer from (parameters, plan scope, feed version) alone, so their answers are shared.
+  for (const route of options.routes) mount(router, route, options, true);
 
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -8,8 +8,8 @@ import { ResponseCache } from "./cache/response-cache";
 import { edgeConfigSchema } from "./config";
 import { answerUnparseableRequests } from "./http/oversized";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
-import { EventsGateway } from "./gateways/events.gateway";
-import { UsageGateway } from "./gateways/usage.gateway";
+import { EventsGateway } from "./gateways/events";
+import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
 

@@ -1,6 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { testRedisUrl } from "@odds/local";
 import { metricsRegistry } from "@odds/platform";
+import { pageLimits } from "@odds/proto";
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
 import { createClient } from "redis";
@@ -12,9 +13,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
 import { ResponseCache } from "../src/cache/response-cache";
+import { EventsGateway } from "../src/gateways/events";
+import { UsageGateway } from "../src/gateways/usage";
 import { answerUnparseableRequests } from "../src/http/oversized";
-import { EventsGateway } from "../src/gateways/events.gateway";
-import { UsageGateway } from "../src/gateways/usage.gateway";
 import { pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
@@ -40,7 +41,7 @@ let behaviour: () => Promise<{ items: Uint8Array[]; nextCursor: string | null; n
 const item = (value: object) => Buffer.from(JSON.stringify(value));
 
 function testRoutes(): RouteDefinition[] {
-  const query = z.object({ limit: pageLimit(10, 100), leagueID: z.string().optional() });
+  const query = z.object({ limit: pageLimit(pageLimits.PAGE_LIMITS.events), leagueID: z.string().optional() });
   const itemSchema = z.object({ widgetID: z.string() });
   return [
     defineRoute({
@@ -69,6 +70,7 @@ function testRoutes(): RouteDefinition[] {
       query,
       item: itemSchema,
       errors: [],
+      lenientParameters: true,
       load: () => behaviour(),
     }),
   ];
@@ -461,26 +463,11 @@ describe("GET /v2/account/usage", () => {
           isActive: true,
           tier: "lite",
           rateLimits: {
-            "per-second": {
-              "max-requests": null,
-              "current-requests": null,
-              "max-entities": null,
-              "current-entities": null,
-            },
+            "per-second": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
             "per-minute": { "max-requests": 60, "current-requests": 2, "max-entities": 500, "current-entities": 2 },
-            "per-hour": {
-              "max-requests": null,
-              "current-requests": null,
-              "max-entities": null,
-              "current-entities": null,
-            },
+            "per-hour": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
             "per-day": { "max-requests": 1000, "current-requests": 2, "max-entities": null, "current-entities": 2 },
-            "per-month": {
-              "max-requests": null,
-              "current-requests": null,
-              "max-entities": null,
-              "current-entities": null,
-            },
+            "per-month": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
           },
         },
       ],

@@ -106,11 +106,18 @@ describe("RateLimiter against Redis", () => {
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(50);
   });
 
-  it("does not touch Redis for a plan without limits", async () => {
+  it("never refuses a plan without limits, yet counts its requests and entities in every window", async () => {
     const keyID = freshKey();
-    const decision = await limiter.admit(keyID, unlimited());
-    expect(decision).toEqual({ allowed: true, enforced: true });
-    expect(await redis.keys(`rl:{${keyID}}:*`)).toEqual([]);
+    // One instant in the future, so no window ends (or expires) while the test runs on a slow machine.
+    const now = Date.UTC(2030, 10, 21, 13, 0, 0);
+    for (let i = 0; i < 3; i += 1) {
+      const decision = await limiter.admit(keyID, unlimited(), now);
+      expect(decision).toEqual({ allowed: true, enforced: true });
+      await limiter.addEntities(keyID, unlimited(), 2, now);
+    }
+    const counts = await limiter.current(keyID, unlimited(), now);
+    expect([...counts.keys()].sort()).toEqual(["per-day", "per-hour", "per-minute", "per-month", "per-second"]);
+    for (const count of counts.values()) expect(count).toMatchObject({ requests: 3, entities: 6 });
   });
 
   it("expires a window's counters when the window ends", async () => {

@@ -19,8 +19,8 @@ const { usage, events } = require("@odds/proto");
 const { createEdgeApp } = require(join(repo, "services/edge/dist/app.js"));
 const { KeyAccess } = require(join(repo, "services/edge/dist/access/api-key.js"));
 const { UsageRecorder } = require(join(repo, "services/edge/dist/access/usage-recorder.js"));
-const { UsageGateway } = require(join(repo, "services/edge/dist/gateways/usage.gateway.js"));
-const { EventsGateway } = require(join(repo, "services/edge/dist/gateways/events.gateway.js"));
+const { UsageGateway } = require(join(repo, "services/edge/dist/gateways/usage.js"));
+const { EventsGateway } = require(join(repo, "services/edge/dist/gateways/events.js"));
 const { RateLimiter } = require(join(repo, "services/edge/dist/ratelimit/rate-limiter.js"));
 
 const API_KEY = process.env.TRACE_API_KEY;

@@ -7,8 +7,8 @@ import {
   startMetricsServer,
 } from "@odds/platform";
 import { eventsConfigSchema } from "./config";
-import { EventFeed } from "./feed";
-import { EventReadModel } from "./readModel";
+import { ReadModelSync } from "./read-model-sync";
+import { EventReadModel } from "./read-model";
 import { eventsRpc, eventsServiceDefinition } from "./rpc";
 import { EventStore } from "./store";
 
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
 
   const mongo = await connectMongo(config.EVENTS_MONGODB_URI, { appName: "events", logger });
   const model = new EventReadModel();
-  const feed = new EventFeed(new EventStore(mongo.db), model, logger);
+  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger);
   await feed.load();
   feed.startPolling(config.EVENTS_REFRESH_INTERVAL_MS);
 

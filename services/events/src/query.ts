@@ -1,4 +1,4 @@
-import { filters, oddId } from "@odds/proto";
+import { filters, oddId, planScope } from "@odds/proto";
 import { z } from "zod";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
@@ -9,21 +9,14 @@ const { matchesFlag, matchesList } = filters;
  * order, and how each selected event's odds are shaped. No I/O, no clock of its own.
  */
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
 /** Rule 3: without a date window, eventID or includeFinished, events that kicked off longer ago are omitted. */
 export const FINISHED_CUTOFF_MS = 24 * 60 * 60 * 1000;
 /** info.stale: the source has written nothing for this long. */
 export const STALE_AFTER_MS = 45 * 60 * 1000;
 /** The oddID filter's wildcard for the statEntityID slot of player props. */
 
-/** What the caller's plan lets it see (rule 4); null means everything. */
-export interface PlanScope {
-  sportIDs: ReadonlySet<string> | null;
-  leagueIDs: ReadonlySet<string> | null;
-  bookmakerIDs: ReadonlySet<string> | null;
-  fairOdds: boolean;
-}
+/** What the caller's plan lets it see (rule 4): the contract package's one definition. */
+export type PlanScope = planScope.PlanScope;
 
 export interface EventQuery {
   eventIDs: string[];
@@ -90,10 +83,7 @@ export function factsOf(event: ContractEvent): EventFacts {
 
 /** Rule 4: the event's sport and league are in the plan. Applies even to eventID lookups. */
 export function planAllowsEvent(facts: EventFacts, plan: PlanScope): boolean {
-  return (
-    (plan.sportIDs === null || plan.sportIDs.has(facts.sportID)) &&
-    (plan.leagueIDs === null || plan.leagueIDs.has(facts.leagueID))
-  );
+  return planScope.leagueVisible(plan, facts.leagueID, facts.sportID);
 }
 
 function anyIn(wanted: string[], actual: ReadonlySet<string>): boolean {

@@ -1,4 +1,4 @@
-import type { events } from "@odds/proto";
+import type { events, objects } from "@odds/proto";
 
 /**
  * The contract's Event, Odds and ByBookmakerOdds objects, rendered from the stored proto once
@@ -6,92 +6,11 @@ import type { events } from "@odds/proto";
  * always renders to the same bytes.
  */
 
-export interface ContractBookmakerOdds {
-  bookmakerID: string;
-  odds: string;
-  decimal: number;
-  overUnder?: string;
-  spread?: string;
-  available: boolean;
-  lastUpdatedAt: string;
-  eventName: string;
-  deeplink?: string;
-}
-
-export interface ContractAltLine {
-  byBookmaker: Record<string, ContractBookmakerOdds>;
-}
-
-export interface ContractOdds {
-  oddID: string;
-  opposingOddID: string | null;
-  marketName: string;
-  statID: string;
-  statEntityID: string;
-  periodID: string;
-  betTypeID: string;
-  sideID: string;
-  playerID?: string;
-  bookOdds: string;
-  bookOddsAvailable: boolean;
-  bookSpread: string | null;
-  bookOverUnder: string | null;
-  fairOdds: string | null;
-  fairOddsAvailable: boolean;
-  fairSpread: string | null;
-  fairOverUnder: string | null;
-  started: boolean;
-  ended: boolean;
-  cancelled: boolean;
-  scoringSupported: boolean;
-  byBookmaker: Record<string, ContractBookmakerOdds>;
-  /** Present only when the request asks for includeAltLines=true. */
-  altLines?: Record<string, ContractAltLine>;
-}
-
-export interface ContractTeam {
-  teamID: string;
-  names: { long: string; medium: string; short: string };
-  colors: { primary?: string; secondary?: string; primaryContrast?: string; secondaryContrast?: string };
-  statEntityID: string;
-  score: number | null;
-}
-
-export interface ContractEvent {
-  eventID: string;
-  sportID: string;
-  leagueID: string;
-  type: string;
-  status: {
-    started: boolean;
-    ended: boolean;
-    live: boolean;
-    cancelled: boolean;
-    delayed: boolean;
-    finalized: boolean;
-    completed: boolean;
-    startsAt: string;
-    oddsPresent: boolean;
-    oddsAvailable: boolean;
-    currentPeriodID: string | null;
-    periods: { started: string[]; ended: string[] };
-    displayShort: string;
-    displayLong: string;
-  };
-  info: {
-    displayName: string;
-    commenceTime: string;
-    lastUpdatedAt: string;
-    stale: boolean;
-    bookmakersPresent: string[];
-    sourceBookmakerCount: number;
-  };
-  teams: { home: ContractTeam | null; away: ContractTeam | null };
-  players: Record<string, { playerID: string; teamID: string; name: string; firstName: string; lastName: string }>;
-  results: Record<string, Record<string, Record<string, number>>>;
-  odds: Record<string, ContractOdds>;
-  links: { bookmakers: Record<string, string>; betslip: Record<string, { kind: string; urlTemplate: string | null }> };
-}
+export type ContractBookmakerOdds = objects.ByBookmakerOdds;
+export type ContractAltLine = objects.AltLine;
+export type ContractOdds = objects.Odds;
+export type ContractTeam = objects.EventTeam;
+export type ContractEvent = objects.Event;
 
 /** ISO 8601 UTC from Unix milliseconds. */
 export function isoTime(ms: number): string {
@@ -183,7 +102,8 @@ export function renderEvent(event: events.Event): ContractEvent {
     eventID: event.eventId,
     sportID: event.sportId,
     leagueID: event.leagueId,
-    type: event.type,
+    // Ingest writes only the contract's event types.
+    type: event.type as ContractEvent["type"],
     status: {
       started: status?.started ?? false,
       ended: status?.ended ?? false,

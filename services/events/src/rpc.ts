@@ -1,21 +1,10 @@
-import { InvalidArgumentError, inSpan, unaryHandler } from "@odds/platform";
-import { common, events } from "@odds/proto";
+import { inSpan, requestedPageLimit, unaryHandler } from "@odds/platform";
+import { common, events, pageLimits, planScope } from "@odds/proto";
 import type { Logger } from "pino";
-import type { EventFeed } from "./feed";
-import { DEFAULT_LIMIT, type EventQuery, MAX_LIMIT, type PlanScope } from "./query";
-import { encodeJsonPage } from "./jsonPageWire";
-import type { EventReadModel } from "./readModel";
-
-/** Rule 4: what the caller's plan can see. A request without a caller sees nothing. */
-export function planOf(caller: common.Caller | undefined): PlanScope {
-  const scope = (all: boolean | undefined, ids: string[] | undefined) => (all ? null : new Set(ids ?? []));
-  return {
-    sportIDs: scope(caller?.allSports, caller?.sportIds),
-    leagueIDs: scope(caller?.allLeagues, caller?.leagueIds),
-    bookmakerIDs: scope(caller?.allBookmakers, caller?.bookmakerIds),
-    fairOdds: caller?.fairOdds ?? false,
-  };
-}
+import type { ReadModelSync } from "./read-model-sync";
+import type { EventQuery } from "./query";
+import { encodeJsonPage } from "./json-page-wire";
+import type { EventReadModel } from "./read-model";
 
 export function queryOf(request: events.ListEventsRequest): EventQuery {
   return {
@@ -42,20 +31,14 @@ export function queryOf(request: events.ListEventsRequest): EventQuery {
   };
 }
 
-function limitOf(limit: number): number {
-  if (limit === 0) return DEFAULT_LIMIT;
-  if (limit > MAX_LIMIT) throw new InvalidArgumentError("limit", `at most ${MAX_LIMIT}`);
-  return limit;
-}
-
 /** Thin adapter from EventsService RPC messages to the read model and the feed. */
-export function eventsRpc(logger: Logger, model: EventReadModel, feed: EventFeed): events.EventsServiceServer {
+export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModelSync): events.EventsServiceServer {
   return {
     listEvents: unaryHandler(logger, async (request: events.ListEventsRequest) => {
       const page = model.list(
         queryOf(request),
-        planOf(request.caller),
-        { limit: limitOf(request.limit), cursor: request.cursor },
+        planScope.planScopeOf(request.caller),
+        { limit: requestedPageLimit(request.limit, pageLimits.PAGE_LIMITS.events), cursor: request.cursor },
         Date.now(),
       );
       return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor });

@@ -10,8 +10,8 @@ import {
   startGrpcServer,
 } from "@odds/platform";
 import { common, events } from "@odds/proto";
-import { EventFeed } from "../src/feed";
-import { EventReadModel } from "../src/readModel";
+import { ReadModelSync } from "../src/read-model-sync";
+import { EventReadModel } from "../src/read-model";
 import { eventsRpc, eventsServiceDefinition } from "../src/rpc";
 import { EventStore } from "../src/store";
 
@@ -19,7 +19,7 @@ import { EventStore } from "../src/store";
 export interface EventsHarness {
   uri: string;
   mongo: MongoStore;
-  feed: EventFeed;
+  feed: ReadModelSync;
   model: EventReadModel;
   client: events.EventsServiceClient;
   server: RunningGrpcServer;
@@ -45,7 +45,7 @@ export const INTERNAL: common.Caller = common.Caller.create({
 export async function startEventsService(uri = testMongoUri("events")): Promise<EventsHarness> {
   const mongo = await connectMongo(uri, { appName: "events-test", logger });
   const model = new EventReadModel();
-  const feed = new EventFeed(new EventStore(mongo.db), model, logger);
+  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger);
   await feed.load();
   const server = await startGrpcServer({
     host: "127.0.0.1",

@@ -4,7 +4,7 @@ import { configSchema } from "./config";
 import { ticksArchived } from "./metrics";
 import type { EventDay, TickTier } from "./tick-tier";
 import { DAY_MS, utcDay } from "./ticks";
-import { connectHistoryStores } from "./tiers";
+import { connectHistoryStores } from "./tier-stores";
 
 export interface ArchiverOptions {
   retentionDays: number;

@@ -7,7 +7,7 @@ import { EventRefStore } from "./event-refs";
 import { TickReader } from "./reader";
 import { QuoteRecorder } from "./recorder";
 import { historyRpc } from "./rpc";
-import { connectHistoryStores } from "./tiers";
+import { connectHistoryStores } from "./tier-stores";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(configSchema);

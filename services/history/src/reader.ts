@@ -1,5 +1,12 @@
-import { oddId } from "@odds/proto";
-import { CursorCodec, InvalidArgumentError, NotFoundError, UnavailableError, inSpan } from "@odds/platform";
+import { oddId, pageLimits, planScope } from "@odds/proto";
+import {
+  CursorCodec,
+  InvalidArgumentError,
+  NotFoundError,
+  UnavailableError,
+  inSpan,
+  requestedPageLimit,
+} from "@odds/platform";
 import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, type FindCursor } from "mongodb";
 import { z } from "zod";
 import type { EventRef, EventRefStore } from "./event-refs";
@@ -7,18 +14,8 @@ import { tierReadSeconds } from "./metrics";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName } from "./tick-tier";
 import { CAPTURE_START_MS, DAY_MS, renderTick, seriesKeyOf, type TickDocument } from "./ticks";
 
-/** The plan of the caller (odds.common.v1.Caller satisfies it). */
-export interface PlanScope {
-  allSports: boolean;
-  sportIds: string[];
-  allLeagues: boolean;
-  leagueIds: string[];
-  allBookmakers: boolean;
-  bookmakerIds: string[];
-}
-
 export interface TickQuery {
-  scope: PlanScope;
+  scope: planScope.PlanScope;
   eventID: string;
   oddIDs: string[];
   bookmakerIDs: string[];
@@ -37,8 +34,6 @@ export interface TickPage {
   notice: string;
 }
 
-export const DEFAULT_LIMIT = 1000;
-export const MAX_LIMIT = 5000;
 /** Contract: each request reads at most this many ticks per tier before paging. */
 export const READ_CAP_PER_TIER = 50_000;
 export const MAX_SPAN_DAYS = 400;
@@ -96,8 +91,7 @@ export class TickReader {
 
   private async read(query: TickQuery): Promise<TickPage> {
     if (!query.eventID) throw new InvalidArgumentError("eventID", "is required");
-    const limit = query.limit || DEFAULT_LIMIT;
-    if (limit > MAX_LIMIT) throw new InvalidArgumentError("limit", `at most ${MAX_LIMIT}`);
+    const limit = requestedPageLimit(query.limit ?? 0, pageLimits.PAGE_LIMITS.history);
     const oddIDs = uniqueSorted(query.oddIDs);
     const requestedBookmakers = uniqueSorted(query.bookmakerIDs);
     const fingerprint = {
@@ -344,18 +338,15 @@ export function resolveWindow(
   return { fromMs: from, toMs: Math.min(to, nowMs) };
 }
 
-function inLeagueScope(scope: PlanScope, event: EventRef): boolean {
-  return (
-    (scope.allLeagues || scope.leagueIds.includes(event.leagueID)) &&
-    (scope.allSports || scope.sportIds.includes(event.sportID))
-  );
+function inLeagueScope(scope: planScope.PlanScope, event: EventRef): boolean {
+  return planScope.leagueVisible(scope, event.leagueID, event.sportID);
 }
 
 /** The bookmakers to read: the ones asked for, within the plan's cap; undefined = all. */
-function visibleBookmakers(scope: PlanScope, requested: string[]): string[] | undefined {
-  if (scope.allBookmakers) return requested.length > 0 ? requested : undefined;
-  const allowed = new Set(scope.bookmakerIds);
-  return requested.length > 0 ? requested.filter((id) => allowed.has(id)) : uniqueSorted(scope.bookmakerIds);
+function visibleBookmakers(scope: planScope.PlanScope, requested: string[]): string[] | undefined {
+  const allowed = scope.bookmakerIDs;
+  if (allowed === null) return requested.length > 0 ? requested : undefined;
+  return requested.length > 0 ? requested.filter((id) => allowed.has(id)) : uniqueSorted([...allowed]);
 }
 
 /**

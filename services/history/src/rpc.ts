@@ -1,21 +1,9 @@
 import { unaryHandler } from "@odds/platform";
-import type { common, history } from "@odds/proto";
+import { planScope, type history } from "@odds/proto";
 import type { Logger } from "pino";
 import type { TickReader } from "./reader";
 import type { QuoteRecorder } from "./recorder";
 import type { BookSnapshot } from "./ticks";
-
-const NO_PLAN: common.Caller = {
-  keyId: "",
-  tier: "",
-  allSports: false,
-  sportIds: [],
-  allLeagues: false,
-  leagueIds: [],
-  allBookmakers: false,
-  bookmakerIds: [],
-  fairOdds: false,
-};
 
 /** Maps HistoryService messages to the recorder and reader; no rules live here. */
 export function historyRpc(
@@ -25,8 +13,7 @@ export function historyRpc(
   return {
     listTicks: unaryHandler(logger, (request: history.ListTicksRequest) =>
       domain.reader.listTicks({
-        // A call without a plan sees nothing rather than everything.
-        scope: request.caller ?? NO_PLAN,
+        scope: planScope.planScopeOf(request.caller),
         eventID: request.eventId,
         oddIDs: request.oddIds,
         bookmakerIDs: request.bookmakerIds,

@@ -11,7 +11,7 @@ import { QuoteRecorder } from "../src/recorder";
 import { historyRpc } from "../src/rpc";
 import { DAY_MS } from "../src/ticks";
 import type { TickLayout } from "../src/tick-tier";
-import { connectHistoryStores, type HistoryStores } from "../src/tiers";
+import { connectHistoryStores, type HistoryStores } from "../src/tier-stores";
 
 export const logger = createLogger("history-test", "silent");
 

@@ -64,7 +64,7 @@ class RecordingServices {
         implementation: historyImpl,
       },
       {
-        name: "odds.catalogue.v1.CatalogueService",
+        name: "odds.catalogue.v1.PersistedCatalogue",
         definition: catalogue.CatalogueServiceService,
         implementation: catalogueImpl,
       },

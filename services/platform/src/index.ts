@@ -2,6 +2,7 @@ export * from "./config";
 export * from "./logger";
 export * from "./errors";
 export * from "./cursor";
+export * from "./page-limit";
 export * from "./metrics";
 export * from "./lifecycle";
 export * from "./mongo";

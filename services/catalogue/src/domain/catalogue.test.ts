@@ -14,7 +14,7 @@ function team(colors: TeamRecord["colors"], long = "Sydney Swans"): TeamRecord {
 }
 
 function applied(catalogue: Catalogue, cycle: CatalogueCycle, now = 0) {
-  const changes = catalogue.plan(cycle, now - 1_000);
+  const changes = catalogue.changesOf(cycle, now - 1_000);
   catalogue.commit(
     changes,
     now,
@@ -77,7 +77,7 @@ describe("planning a cycle", () => {
       ],
     };
     applied(catalogue, cycle);
-    const again = catalogue.plan(cycle, -1_000);
+    const again = catalogue.changesOf(cycle, -1_000);
     expect(Object.values(again).every((records) => records.length === 0)).toBe(true);
   });
 

@@ -109,10 +109,10 @@ export class Catalogue {
   }
 
   /**
-   * The records a cycle changes. Replaying a cycle plans nothing. Active events no cycle has
-   * carried since `expireBefore` are planned as dropped out (active = false).
+   * The records a cycle changes. Replaying a cycle changes nothing. Active events no cycle has
+   * carried since `expireBefore` come back as dropped out (active = false).
    */
-  plan(cycle: CatalogueCycle, expireBefore: number): CatalogueChanges {
+  changesOf(cycle: CatalogueCycle, expireBefore: number): CatalogueChanges {
     const changes: CatalogueChanges = {
       sports: changed(this.sports, cycle.sports, (s) => s.sportID, mergeNamed),
       leagues: changed(this.leagues, cycle.leagues, (l) => l.leagueID, mergeNamed),

@@ -1,5 +1,5 @@
-import { CursorCodec, InvalidArgumentError } from "@odds/platform";
-import { filters } from "@odds/proto";
+import { CursorCodec, InvalidArgumentError, requestedPageLimit } from "@odds/platform";
+import { filters, pageLimits, planScope } from "@odds/proto";
 import { z } from "zod";
 import type { MarketLeagueActivity } from "./activity";
 import {
@@ -12,21 +12,17 @@ import {
   type TeamRecord,
 } from "./catalogue";
 import { matchesOddIDFilter, PROP_TYPES, type MarketDefinition, type PropType } from "./market-definition";
-import { bookmakerVisible, leagueVisible, sportVisible, type PlanScope } from "./visibility";
 
 const { matchesFlag, matchesList } = filters;
+const { bookmakerVisible, leagueVisible, sportVisible } = planScope;
+type PlanScope = planScope.PlanScope;
+const { PAGE_LIMITS } = pageLimits;
 
 /** One page of contract objects; an empty nextCursor means the last page. */
 export interface ReadPage {
   items: object[];
   nextCursor: string;
 }
-
-export const PAGE_LIMITS = {
-  teams: { default: 50, max: 250 },
-  players: { default: 50, max: 250 },
-  markets: { default: 100, max: 10_000 },
-} as const;
 
 export const STAT_LEVELS = ["all", "player", "team"] as const;
 export type StatLevel = (typeof STAT_LEVELS)[number];
@@ -123,7 +119,7 @@ export class CatalogueReads {
   }
 
   teams(scope: PlanScope, query: TeamQuery): ReadPage {
-    const limit = pageLimit(query.limit, PAGE_LIMITS.teams);
+    const limit = requestedPageLimit(query.limit, PAGE_LIMITS.teams);
     const { cursor, limit: _limit, ...filters } = query;
     return paginate(
       cursors.teams,
@@ -142,7 +138,7 @@ export class CatalogueReads {
   }
 
   players(scope: PlanScope, query: PlayerQuery): ReadPage {
-    const limit = pageLimit(query.limit, PAGE_LIMITS.players);
+    const limit = requestedPageLimit(query.limit, PAGE_LIMITS.players);
     const { cursor, limit: _limit, ...filters } = query;
     const eventIDs = new Set(query.eventIDs);
     return paginate(
@@ -183,7 +179,7 @@ export class CatalogueReads {
   }
 
   markets(scope: PlanScope, query: MarketQuery): ReadPage {
-    const limit = pageLimit(query.limit, PAGE_LIMITS.markets);
+    const limit = requestedPageLimit(query.limit, PAGE_LIMITS.markets);
     const propType = marketPropType(query.propType);
     const isSupported = query.isSupported ?? true;
     const { cursor, limit: _limit, ...filters } = query;
@@ -269,16 +265,6 @@ function renderTeam(team: TeamRecord): object {
 function renderPlayer(player: PlayerRecord): object {
   const { eventIDs: _eventIDs, ...fields } = player;
   return fields;
-}
-
-/** An empty filter list matches everything. */
-/** 0 (unset on the wire) means the route's default. */
-function pageLimit(limit: number, bounds: { default: number; max: number }): number {
-  if (limit === 0) return bounds.default;
-  if (!Number.isInteger(limit) || limit < 0 || limit > bounds.max) {
-    throw new InvalidArgumentError("limit", `expected an integer from 1 to ${bounds.max}`);
-  }
-  return limit;
 }
 
 function statLevel(raw: string): StatLevel {

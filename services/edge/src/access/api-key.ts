@@ -9,7 +9,7 @@ import {
 } from "@odds/platform";
 import { LRUCache } from "lru-cache";
 import type { common, usage } from "@odds/proto";
-import type { UsageGateway } from "../gateways/usage.gateway";
+import type { UsageGateway } from "../gateways/usage";
 import type { WindowQuota } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../ratelimit/windows";
 import { edgeMetrics } from "../system/metrics";

@@ -1,5 +1,5 @@
 import type { Logger } from "@odds/platform";
-import type { UsageGateway } from "../gateways/usage.gateway";
+import type { UsageGateway } from "../gateways/usage";
 
 interface PendingUsage {
   requests: number;

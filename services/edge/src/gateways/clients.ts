@@ -27,7 +27,7 @@ export function createDownstreamClients(addresses: DownstreamAddresses, deadline
       defaultDeadlineMs: deadlineMs,
     }),
     catalogue: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, {
-      serviceName: "odds.catalogue.v1.CatalogueService",
+      serviceName: "odds.catalogue.v1.PersistedCatalogue",
       defaultDeadlineMs: deadlineMs,
     }),
     usage: createGrpcClient(usage.UsageServiceClient, addresses.usage, {

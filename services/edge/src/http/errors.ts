@@ -23,12 +23,15 @@ export const inactiveApiKey = () => new ApiError(403, "Inactive API key");
 export const notFound = () => new ApiError(404, "Not found");
 export const methodNotAllowed = (allow: string) => new ApiError(405, "Method not allowed", undefined, { Allow: allow });
 export const gone = () => new ApiError(410, "Gone", "API v2 has been retired; use v1");
+/** 429: `window` is the exhausted window, `retryAfterSeconds` whole seconds until it resets. */
+export const rateLimitExceeded = (window: string, retryAfterSeconds: number) =>
+  new ApiError(429, "Rate limit exceeded", `${window} window exhausted`, { "Retry-After": String(retryAfterSeconds) });
 export const queryFailed = () => new ApiError(500, "Query failed");
 export const notImplemented = () => new ApiError(501, "Not Implemented");
 export const serviceUnavailable = (message?: string) => new ApiError(503, "Service unavailable", message);
 
 /** Statuses every keyed route may answer besides the ones it lists. */
-const KEYED_STATUSES = [401, 403, 429];
+export const KEYED_STATUSES: readonly number[] = [401, 403, 429];
 
 /**
  * The route state the error boundary reads: which extra statuses the contract lists for

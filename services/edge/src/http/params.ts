@@ -1,3 +1,4 @@
+import type { pageLimits } from "@odds/proto";
 import { z } from "zod";
 import { parseDateTime } from "./date-time";
 
@@ -42,8 +43,8 @@ export const dateTime = () =>
     })
     .meta({ format: "date-time" });
 
-/** Page size: an integer from 1 to max; above max is a 400 naming the maximum. */
-export const pageLimit = (defaultValue: number, max: number) =>
+/** Page size: an integer from 1 to max (the route's PAGE_LIMITS entry); above max is a 400 naming the maximum. */
+export const pageLimit = ({ default: defaultValue, max }: pageLimits.PageLimit) =>
   z
     .string()
     .regex(/^\d+$/, { error: `expected an integer from 1 to ${max}` })

@@ -1,37 +1,65 @@
 import type { common } from "@odds/proto";
 import type { z } from "zod";
+import type { KeyGrant } from "../access/api-key";
 
 export type Caller = common.Caller;
 
-/** What a route hands to the envelope: contract objects already rendered as JSON. */
+/** What a list route hands to the envelope: contract objects already rendered as JSON. */
 export interface RoutePage {
   items: Uint8Array[];
   nextCursor: string | null;
   notice?: string;
 }
 
-/**
- * One public GET route. Its query schema is the single declaration used to validate
- * requests, to generate the OpenAPI document and by the tests. Routes are thin: they
- * turn validated parameters into a gateway call and return what the service rendered.
- */
-export interface RouteDefinition<Q extends z.ZodType = z.ZodType> {
+/** What a route answers: a page of items, or one object as `data` (/health). */
+export type RouteAnswer = RoutePage | { object: unknown };
+
+/** Fields every route declares; the single declaration used to validate, to document and by the tests. */
+interface RouteShape<Q extends z.ZodType> {
   /** Path below /v2, with its trailing slash as in the contract (for example "/events/"). */
   path: string;
   summary: string;
   description?: string;
   /** OpenAPI tag. */
   tag: string;
-  /** Query parameters. Aliases (oddIDs, includeOpposingOddIDs) are declared here and merged by `normalize`. */
+  /** Query parameters. Aliases (oddIDs, includeOpposingOddIDs) are declared here and merged by the route. */
   query: Q;
-  /** Contract item shape, for the OpenAPI document only. */
-  item: z.ZodType;
-  /** Extra error statuses the contract lists for this route (besides 401, 403, 429). */
+  /** The contract object served (from the contracts package); absent for routes that never answer 200. */
+  item?: z.ZodType;
+  /** list (default): data is an array of items; object: data is one item; none: no success body. */
+  data?: "list" | "object" | "none";
+  /** Statuses the contract lists for this route besides KEYED_STATUSES. A status not listed is never answered. */
   errors: number[];
-  load(params: z.output<Q>, caller: Caller): Promise<RoutePage>;
+  /**
+   * true where the contract lists no 400 (/sports/): malformed parameters are ignored and the
+   * schema's defaults used. Otherwise a malformed parameter is a 400 naming it.
+   */
+  lenientParameters?: boolean;
 }
 
-export function defineRoute<Q extends z.ZodType>(definition: RouteDefinition<Q>): RouteDefinition<Q> {
+/** A route behind the API key: the key is checked and the call counted before `load`. */
+export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q> {
+  keyed?: true;
+  load(params: z.output<Q>, grant: KeyGrant): Promise<RouteAnswer>;
+}
+
+/** A route anyone may call (/health). */
+export interface OpenRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q> {
+  keyed: false;
+  load(params: z.output<Q>): Promise<RouteAnswer>;
+}
+
+/**
+ * One public GET route. Routes are thin: they turn validated parameters into a gateway call
+ * and return what the service rendered. Every route, data or not, is mounted the same way.
+ */
+export type RouteDefinition<Q extends z.ZodType = z.ZodType> = KeyedRoute<Q> | OpenRoute<Q>;
+
+export function defineRoute<Q extends z.ZodType>(definition: KeyedRoute<Q>): KeyedRoute<Q> {
+  return definition;
+}
+
+export function defineOpenRoute<Q extends z.ZodType>(definition: OpenRoute<Q>): OpenRoute<Q> {
   return definition;
 }
 

@@ -1,8 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { pageLimits } from "@odds/proto";
 import { z } from "zod";
 import { defineRoute } from "../http/route";
 import { booleanFlag, pageLimit } from "../http/params";
-import { edgeRoutes } from "../routes/edge-routes";
+import { systemRoutes, type SystemRouteSources } from "../routes/system";
 import { buildOpenApiDocument } from "./document";
 
 const eventsLike = defineRoute({
@@ -10,7 +11,7 @@ const eventsLike = defineRoute({
   summary: "Events",
   tag: "Events",
   query: z.object({
-    limit: pageLimit(10, 100),
+    limit: pageLimit(pageLimits.PAGE_LIMITS.events),
     leagueID: z.string().optional().meta({ description: "one or comma-separated" }),
     live: booleanFlag().optional(),
   }),
@@ -35,7 +36,10 @@ const teamsLike = defineRoute({
 const playersLike = defineRoute({ ...teamsLike, path: "/players/", item: z.object({ team }) });
 
 describe("OpenAPI document", () => {
-  const document = buildOpenApiDocument([...edgeRoutes(), eventsLike, teamsLike, playersLike], "2.0.0");
+  const document = buildOpenApiDocument(
+    [...systemRoutes({} as SystemRouteSources), eventsLike, teamsLike, playersLike],
+    "2.0.0",
+  );
 
   it("validates against the OpenAPI 3.1 schema", async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KEYED_STATUSES } from "../http/errors";
 
 /** What the OpenAPI document needs of a route; RouteDefinition satisfies it (keyed, list data). */
 export interface DocumentedRoute {
@@ -159,7 +160,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
       };
     }
     // 410 once v2 retires; 431 from the HTTP parser, before any route: every path can answer both.
-    const statuses = new Set([...(keyed ? [401, 403, 429] : []), ...route.errors, 410, 431]);
+    const statuses = new Set([...(keyed ? KEYED_STATUSES : []), ...route.errors, 410, 431]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? "Error",

@@ -101,11 +101,6 @@ export const DEFAULT_REDIS_CALL_LIMITS: StoreCallLimits = {
 
 const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 
-/** Windows the plan limits; only those are counted. */
-export function trackedQuotas(quotas: WindowQuota[]): WindowQuota[] {
-  return quotas.filter((quota) => quota.maxRequests !== null || quota.maxEntities !== null);
-}
-
 /** A limited window of a key at one instant, with what Redis holds for it. */
 interface WindowState {
   quota: WindowQuota;
@@ -176,7 +171,8 @@ export class RateLimiter {
   }
 
   async admit(keyID: string, quotas: WindowQuota[], nowMs = Date.now()): Promise<Admission> {
-    const tracked = trackedQuotas(quotas);
+    // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
+    const tracked = quotas;
     if (tracked.length === 0) return { allowed: true, enforced: true };
     const reply = await this.run(keyID, "admit", 0, tracked, nowMs);
     if (!reply) return { allowed: true, enforced: false };
@@ -189,14 +185,16 @@ export class RateLimiter {
 
   /** Adds the entities a response served. Sent at once so the next request of the key sees them. */
   async addEntities(keyID: string, quotas: WindowQuota[], entities: number, nowMs = Date.now()): Promise<void> {
-    const tracked = trackedQuotas(quotas);
+    // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
+    const tracked = quotas;
     if (tracked.length === 0 || entities <= 0) return;
     await this.run(keyID, "entities", entities, tracked, nowMs);
   }
 
-  /** Current counters of every window (null where the plan does not limit it or Redis is unreachable). */
+  /** Current counters of every window the key has used (absent where unused or Redis is unreachable). */
   async current(keyID: string, quotas: WindowQuota[], nowMs = Date.now()): Promise<Map<RateWindow, WindowCount>> {
-    const tracked = trackedQuotas(quotas);
+    // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
+    const tracked = quotas;
     const counts = new Map<RateWindow, WindowCount>();
     if (tracked.length === 0) return counts;
     try {
@@ -208,6 +206,8 @@ export class RateLimiter {
       });
       tracked.forEach((quota, index) => {
         const [r, e] = replies[index] ?? [];
+        // No counter yet: the key has not been used in this window (reported as null).
+        if (r === null && e === null) return;
         counts.set(quota.window, { window: quota.window, requests: Number(r ?? 0), entities: Number(e ?? 0) });
       });
     } catch (err) {

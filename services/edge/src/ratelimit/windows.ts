@@ -1,6 +1,8 @@
-/** The rate-limit windows of the contract, each a fixed UTC period. */
-export const RATE_WINDOWS = ["per-second", "per-minute", "per-hour", "per-day", "per-month"] as const;
-export type RateWindow = (typeof RATE_WINDOWS)[number];
+import { objects } from "@odds/proto";
+
+/** The rate-limit windows of the contract (defined with AccountUsage), each a fixed UTC period. */
+export const RATE_WINDOWS = objects.RATE_WINDOWS;
+export type RateWindow = objects.RateWindow;
 
 export interface WindowSpan {
   window: RateWindow;

@@ -1,40 +1,15 @@
-import type { usage } from "@odds/proto";
-import { z } from "zod";
-import type { UsageGateway } from "../gateways/usage.gateway";
+import type { objects, usage } from "@odds/proto";
+import type { UsageGateway } from "../gateways/usage";
 import { quotasOf, type KeyGrant } from "../access/api-key";
 import type { RoutePage } from "../http/route";
 import type { RateLimiter, WindowCount } from "../ratelimit/rate-limiter";
-import { RATE_WINDOWS, type RateWindow } from "../ratelimit/windows";
+import type { RateWindow } from "../ratelimit/windows";
 
-const nullableCount = z.number().int().nullable();
-const rateLimitIntervalSchema = z.object({
-  "max-requests": nullableCount.meta({ description: "null = unlimited" }),
-  "current-requests": nullableCount.meta({ description: "requests so far in the interval; null for unused windows" }),
-  "max-entities": nullableCount.meta({ description: "null = unlimited" }),
-  "current-entities": nullableCount.meta({ description: "objects served so far; null for unused windows" }),
-});
-
-export const accountUsageSchema = z
-  .object({
-    keyID: z.string().meta({ description: "first 16 hex characters of the SHA-256 of the key" }),
-    customerID: z.string().nullable(),
-    email: z.string().nullable(),
-    isActive: z.boolean(),
-    tier: z.enum(["lite", "base", "internal"]),
-    rateLimits: z.object(
-      Object.fromEntries(RATE_WINDOWS.map((window) => [window, rateLimitIntervalSchema])) as Record<
-        RateWindow,
-        typeof rateLimitIntervalSchema
-      >,
-    ),
-  })
-  .meta({ id: "AccountUsage" });
-
-export type AccountUsage = z.infer<typeof accountUsageSchema>;
+type AccountUsage = objects.AccountUsage;
 
 /**
- * The calling key's record, limits and current counters. Windows the plan does not limit are
- * not counted and report null throughout.
+ * The calling key's record, limits and current counters. Every window is counted, limited or
+ * not; a window the key has not used reports null counters.
  */
 export function accountUsage(
   key: usage.KeyRecord,

@@ -1,8 +1,8 @@
 import type { DownstreamClients } from "../gateways/clients";
 import type { RouteDefinition } from "../http/route";
-import { catalogueRoutes } from "./catalogue.routes";
-import { eventsRoutes } from "./events.route";
-import { historyRoutes } from "./history.route";
+import { catalogueRoutes } from "./catalogue";
+import { eventsRoutes } from "./events";
+import { historyRoutes } from "./history";
 
 /**
  * Every keyed data route of the public API. Each resource module exports a factory

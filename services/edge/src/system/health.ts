@@ -1,4 +1,4 @@
-import type { events } from "@odds/proto";
+import type { events, objects } from "@odds/proto";
 
 export type PipelineState = "healthy" | "stale" | "empty";
 
@@ -8,15 +8,7 @@ export function pipelineState(lastCycleAtMs: number, nowMs: number, staleAfterMs
   return nowMs - lastCycleAtMs > staleAfterMs ? "stale" : "healthy";
 }
 
-export interface HealthReport {
-  status: "ok" | "degraded";
-  timestamp: string;
-  version: string;
-  uptimeSeconds: number;
-  pipeline: PipelineState;
-  /** Extension: whether rate limiting is being enforced (Redis reachable). */
-  rateLimiter: "ok" | "unavailable";
-}
+export type HealthReport = objects.Health;
 
 export interface HealthSources {
   version: string;

@@ -44,7 +44,7 @@ export class GrpcCycleSink implements CycleSink {
     });
     this.catalogue = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, {
       ...common,
-      serviceName: "odds.catalogue.v1.CatalogueService",
+      serviceName: "odds.catalogue.v1.PersistedCatalogue",
     });
     this.policy = retry(
       handleWhen((err) => TRANSIENT.has((err as Partial<ServiceError>).code ?? status.UNKNOWN)),

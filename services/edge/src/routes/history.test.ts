@@ -3,7 +3,7 @@ import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
-import { historyQuery, historyRoutes, toListTicksRequest } from "./history.route";
+import { historyQuery, historyRoutes, toListTicksRequest } from "./history";
 
 describe("GET /v2/odds/history/ parameters", () => {
   test("a missing eventID is 400 Invalid params naming eventID", () => {

@@ -4,7 +4,7 @@ import { presentedApiKey, type KeyAccess, type KeyGrant } from "../access/api-ke
 import type { UsageRecorder } from "../access/usage-recorder";
 import { RateLimiterUnavailableError, type RateLimiter } from "../ratelimit/rate-limiter";
 import { edgeMetrics } from "../system/metrics";
-import { ApiError, inactiveApiKey, invalidApiKey, serviceUnavailable } from "./errors";
+import { inactiveApiKey, invalidApiKey, rateLimitExceeded, serviceUnavailable } from "./errors";
 
 /** What the keyed middlewares leave on ctx.state for the route. */
 export interface KeyedState {
@@ -49,9 +49,7 @@ export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, logger:
     }
     if (!admission.allowed) {
       edgeMetrics.rateLimitRejections.inc({ tier: state.grant.plan.tier, window: headline?.window ?? "unknown" });
-      throw new ApiError(429, "Rate limit exceeded", `${headline?.window ?? "a"} window exhausted`, {
-        "Retry-After": String(headline?.resetSeconds ?? 1),
-      });
+      throw rateLimitExceeded(headline?.window ?? "a", headline?.resetSeconds ?? 1);
     }
     try {
       await next();

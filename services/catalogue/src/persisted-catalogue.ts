@@ -5,7 +5,7 @@ import { CatalogueReads } from "./domain/reads";
 import { appliedRecords, applyDuration, reloads } from "./metrics";
 import type { CatalogueStore } from "./store";
 
-export interface CatalogueServiceOptions {
+export interface PersistedCatalogueOptions {
   /** An active event no cycle has carried for this long is treated as dropped out. */
   eventTtlMs: number;
   now?: () => number;
@@ -16,14 +16,14 @@ export interface CatalogueServiceOptions {
  * reads never touch MongoDB. A replica that did not take a write reloads when the stored
  * revision moves on (`refreshIfBehind`, polled by main).
  */
-export class CatalogueService {
+export class PersistedCatalogue {
   readonly reads = new CatalogueReads(() => this.catalogue);
   private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly store: CatalogueStore,
     private readonly logger: Logger,
-    private readonly options: CatalogueServiceOptions,
+    private readonly options: PersistedCatalogueOptions,
     private catalogue: Catalogue,
     private revision: number,
   ) {}
@@ -31,13 +31,13 @@ export class CatalogueService {
   static async open(
     store: CatalogueStore,
     logger: Logger,
-    options: CatalogueServiceOptions,
-  ): Promise<CatalogueService> {
+    options: PersistedCatalogueOptions,
+  ): Promise<PersistedCatalogue> {
     const now = options.now ?? Date.now;
     const { snapshot, revision } = await store.load();
     const catalogue = Catalogue.fromSnapshot(snapshot, now());
     logger.info({ revision, events: snapshot.events.length, markets: catalogue.markets.size }, "catalogue loaded");
-    return new CatalogueService(store, logger, options, catalogue, revision);
+    return new PersistedCatalogue(store, logger, options, catalogue, revision);
   }
 
   /** Applies one ingest cycle. Idempotent: replaying it writes nothing. */
@@ -47,7 +47,7 @@ export class CatalogueService {
         const endTimer = applyDuration.startTimer();
         try {
           const now = (this.options.now ?? Date.now)();
-          const changes = this.catalogue.plan(cycle, now - this.options.eventTtlMs);
+          const changes = this.catalogue.changesOf(cycle, now - this.options.eventTtlMs);
           if (countChanges(changes) > 0) {
             this.revision = await this.store.save(changes, (kind, id) => this.catalogue.has(kind, id));
           }

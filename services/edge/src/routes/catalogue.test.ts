@@ -3,7 +3,7 @@ import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
-import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue.routes";
+import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue";
 
 describe("catalogue route parameters", () => {
   test.each(["0", "-1", "abc", "251", "1.5"])("teams and players reject limit=%s naming limit", (limit) => {

@@ -1,12 +1,11 @@
-import { catalogue } from "@odds/proto";
+import { catalogue, objects, pageLimits } from "@odds/proto";
 import { z } from "zod";
-import { CatalogueGateway } from "../gateways/catalogue.gateway";
+import { CatalogueGateway } from "../gateways/catalogue";
 import type { DownstreamClients } from "../gateways/clients";
 import { booleanFlag, csvList, cursor, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
 
-const PROP_TYPES = ["game_prop", "team_prop", "player_prop", "other_prop"] as const;
-const STAT_LEVELS = ["all", "player", "team"] as const;
+const { PROP_TYPES, STAT_LEVELS } = objects;
 
 export const sportsQuery = z.object({});
 
@@ -19,7 +18,7 @@ export const teamsQuery = z.object({
   sportID: csvList().optional(),
   leagueID: csvList().optional(),
   teamID: csvList().optional(),
-  limit: pageLimit(50, 250),
+  limit: pageLimit(pageLimits.PAGE_LIMITS.teams),
   cursor: cursor().optional(),
 });
 
@@ -28,7 +27,7 @@ export const playersQuery = z.object({
   eventID: csvList().optional(),
   playerID: csvList().optional(),
   leagueID: csvList().optional().meta({ description: "extension; one or comma-separated" }),
-  limit: pageLimit(50, 250),
+  limit: pageLimit(pageLimits.PAGE_LIMITS.players),
   cursor: cursor().optional(),
 });
 
@@ -56,89 +55,9 @@ export const marketsQuery = z.object({
   isSubPeriod: booleanFlag().optional().meta({ description: "non-main period" }),
   propType: z.enum(PROP_TYPES, { error: `expected one of ${PROP_TYPES.join(", ")}` }).optional(),
   isSupported: booleanFlag().optional().meta({ description: "default true when omitted" }),
-  limit: pageLimit(100, 10_000),
+  limit: pageLimit(pageLimits.PAGE_LIMITS.markets),
   cursor: cursor().optional(),
 });
-
-const sportItem = z
-  .object({
-    sportID: z.string(),
-    name: z.string(),
-    shortName: z.string(),
-    enabled: z.boolean().meta({ description: "whether the caller's plan can read it" }),
-    activeEvents: z.number().int().meta({ description: "events currently carried" }),
-  })
-  .meta({ id: "Sport" });
-
-const leagueItem = sportItem.extend({ leagueID: z.string() }).meta({ id: "League" });
-
-const teamItem = z
-  .object({
-    teamID: z.string(),
-    sportID: z.string(),
-    leagueID: z.string(),
-    names: z.object({ long: z.string(), medium: z.string(), short: z.string() }),
-    colors: z
-      .object({
-        primary: z.string().optional(),
-        secondary: z.string().optional(),
-        primaryContrast: z.string().optional(),
-        secondaryContrast: z.string().optional(),
-      })
-      .meta({ description: "the colours that are known" }),
-    statEntityID: z.string().meta({ description: "home or away on the event the team was read from" }),
-  })
-  .meta({ id: "Team" });
-
-const playerItem = z
-  .object({
-    playerID: z.string(),
-    teamID: z.string(),
-    sportID: z.string(),
-    leagueID: z.string(),
-    name: z.string(),
-    firstName: z.string(),
-    lastName: z.string(),
-    position: z.string().optional().meta({ description: "where the source carries it" }),
-    jerseyNumber: z.number().int().optional().meta({ description: "where the source carries it" }),
-  })
-  .meta({ id: "Player" });
-
-const statItem = z
-  .object({
-    statID: z.string(),
-    supportedLevels: z.object({ all: z.boolean(), team: z.boolean(), player: z.boolean() }),
-    displays: z.object({ short: z.string(), long: z.string() }),
-    isScoreStat: z.boolean().meta({ description: "true for points, which decides the event" }),
-    supportedSports: z.record(z.string(), z.literal(true)),
-  })
-  .meta({ id: "Stat" });
-
-const marketItem = z
-  .object({
-    oddID: z.string(),
-    statID: z.string(),
-    statEntityID: z.string(),
-    periodID: z.string(),
-    betTypeID: z.string(),
-    sideID: z.string(),
-    playerID: z.string().optional().meta({ description: "player props" }),
-    teamID: z.string().optional().meta({ description: "tournament team markets" }),
-    marketGroupID: z.string(),
-    marketGroupName: z.string(),
-    isMainMarket: z.boolean(),
-    isMainDerivative: z.boolean(),
-    isSubPeriod: z.boolean(),
-    isProp: z.boolean(),
-    propType: z.enum(PROP_TYPES).optional().meta({ description: "props only" }),
-    isSupported: z.boolean(),
-    activeEvents: z.number().int(),
-    support: z.record(z.string(), z.record(z.string(), z.literal(true))).meta({
-      description: "leagueID -> { bookmakerID -> true }",
-    }),
-    bookmakers: z.array(z.string()).meta({ description: "extension: flat list of bookmakers pricing it" }),
-  })
-  .meta({ id: "Market" });
 
 export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
   const gateway = new CatalogueGateway(clients.catalogue);
@@ -148,18 +67,19 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       summary: "Sports, with whether the plan can read each and its active events",
       tag: "Catalogue",
       query: sportsQuery,
-      item: sportItem,
+      item: objects.sport,
       errors: [],
-      load: async (_params, caller) => fromJsonPage(await gateway.listSports({ caller })),
+      lenientParameters: true,
+      load: async (_params, { caller }) => fromJsonPage(await gateway.listSports({ caller })),
     }),
     defineRoute({
       path: "/leagues/",
       summary: "Leagues, with whether the plan can read each and its active events",
       tag: "Catalogue",
       query: leaguesQuery,
-      item: leagueItem,
+      item: objects.league,
       errors: [400],
-      load: async (params, caller) =>
+      load: async (params, { caller }) =>
         fromJsonPage(
           await gateway.listLeagues({ caller, sportIds: params.sportID ?? [], leagueIds: params.leagueID ?? [] }),
         ),
@@ -170,9 +90,9 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       description: "Ordered by teamID. limit defaults to 50; above 250 is 400 Invalid params.",
       tag: "Catalogue",
       query: teamsQuery,
-      item: teamItem,
+      item: objects.team,
       errors: [400, 500],
-      load: async (params, caller) =>
+      load: async (params, { caller }) =>
         fromJsonPage(
           await gateway.listTeams(
             catalogue.ListTeamsRequest.create({
@@ -192,9 +112,9 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       description: "Ordered by playerID. limit defaults to 50; above 250 is 400 Invalid params.",
       tag: "Catalogue",
       query: playersQuery,
-      item: playerItem,
+      item: objects.player,
       errors: [400, 500],
-      load: async (params, caller) =>
+      load: async (params, { caller }) =>
         fromJsonPage(
           await gateway.listPlayers(
             catalogue.ListPlayersRequest.create({
@@ -214,9 +134,9 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       summary: "Statistics markets are priced on",
       tag: "Catalogue",
       query: statsQuery,
-      item: statItem,
+      item: objects.stat,
       errors: [400],
-      load: async (params, caller) =>
+      load: async (params, { caller }) =>
         fromJsonPage(
           await gateway.listStats({
             caller,
@@ -234,9 +154,9 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
         "Bookmakers outside the plan are left out of support and bookmakers.",
       tag: "Catalogue",
       query: marketsQuery,
-      item: marketItem,
+      item: objects.market,
       errors: [400, 500],
-      load: async (params, caller) =>
+      load: async (params, { caller }) =>
         fromJsonPage(
           await gateway.listMarkets(
             catalogue.ListMarketsRequest.create({

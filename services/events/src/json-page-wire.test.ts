@@ -1,5 +1,5 @@
 import { common } from "@odds/proto";
-import { encodeJsonPage } from "./jsonPageWire";
+import { encodeJsonPage } from "./json-page-wire";
 
 describe("encodeJsonPage", () => {
   it("produces bytes the generated JsonPage decoder reads back unchanged, for small and multi-byte lengths", () => {

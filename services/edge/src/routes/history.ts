@@ -1,7 +1,7 @@
-import { history } from "@odds/proto";
+import { history, objects, pageLimits } from "@odds/proto";
 import { z } from "zod";
 import type { DownstreamClients } from "../gateways/clients";
-import { HistoryGateway } from "../gateways/history.gateway";
+import { HistoryGateway } from "../gateways/history";
 import { csvList, cursor, dateTime, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
 
@@ -15,7 +15,7 @@ export const historyQuery = z.object({
   bookmakerID: csvList().optional(),
   from: dateTime().optional().meta({ description: "window start; default 21 days before the event's kickoff date" }),
   to: dateTime().optional().meta({ description: "window end, exclusive, capped at now; default 2 days after kickoff" }),
-  limit: pageLimit(1000, 5000),
+  limit: pageLimit(pageLimits.PAGE_LIMITS.history),
   cursor: cursor().optional(),
 });
 
@@ -33,30 +33,6 @@ export function toListTicksRequest(params: HistoryQuery): Omit<history.ListTicks
   });
 }
 
-/** The contract's OddsHistoryTick, for the OpenAPI document. */
-export const oddsHistoryTickItem = z
-  .object({
-    eventID: z.string(),
-    oddID: z.string(),
-    bookmakerID: z.string(),
-    changedAt: z.iso.datetime(),
-    kind: z.enum(["open", "move", "limit", "close"]).meta({
-      description:
-        "open (first quote seen, or back after a close), move (price, line or main-line status changed), " +
-        "limit (only the bet limit changed), close (quote withdrawn or suspended)",
-    }),
-    bookOdds: z.string().nullable().meta({ description: "new American price; null on close" }),
-    decimalOdds: z.number().nullable(),
-    previousBookOdds: z.string().nullable().meta({ description: "replaced American price; null on open" }),
-    previousDecimalOdds: z.number().nullable(),
-    line: z.number().nullable().meta({ description: "spread or total; null for moneylines and yes/no markets" }),
-    isMainLine: z.boolean().nullable(),
-    layOdds: z.number().nullable().meta({ description: "exchange lay price" }),
-    maxStake: z.number().nullable().meta({ description: "bet limit after the change" }),
-    previousMaxStake: z.number().nullable().meta({ description: "bet limit before the change" }),
-  })
-  .meta({ id: "OddsHistoryTick" });
-
 export function historyRoutes(clients: DownstreamClients): RouteDefinition[] {
   const gateway = new HistoryGateway(clients.history);
   return [
@@ -70,9 +46,10 @@ export function historyRoutes(clients: DownstreamClients): RouteDefinition[] {
         "tier did not answer (the series is then incomplete at its old end).",
       tag: "Odds history",
       query: historyQuery,
-      item: oddsHistoryTickItem,
+      item: objects.oddsHistoryTick,
       errors: [400, 404, 500, 503],
-      load: async (params, caller) => fromJsonPage(await gateway.listTicks({ ...toListTicksRequest(params), caller })),
+      load: async (params, { caller }) =>
+        fromJsonPage(await gateway.listTicks({ ...toListTicksRequest(params), caller })),
     }) as RouteDefinition,
   ];
 }

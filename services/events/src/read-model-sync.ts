@@ -3,7 +3,7 @@ import { setImmediate as yieldToReads } from "node:timers/promises";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, type FeedState, PreparedEvent } from "./readModel";
+import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { renderEvent } from "./render";
 import type { EventStore, StoredEvent } from "./store";
 
@@ -31,7 +31,7 @@ export function renderForStore(event: events.Event): StoredEvent & { json: strin
  * Keeps the store and the in-memory read model in step: applies ingest cycles (idempotently,
  * one at a time) and picks up cycles applied through other replicas by polling the feed version.
  */
-export class EventFeed {
+export class ReadModelSync {
   private queue: Promise<unknown> = Promise.resolve();
   private poller: NodeJS.Timeout | undefined;
 

@@ -2,7 +2,7 @@ import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
-import { eventsQuery, eventsRoutes, toListEventsRequest } from "./events.route";
+import { eventsQuery, eventsRoutes, toListEventsRequest } from "./events";
 
 describe("GET /v2/events/ parameters", () => {
   test("limit defaults to 10, allows 1 to 100, and rejects 0, -1, abc and 101 naming limit", () => {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# What only the tests need, on top of prepare.sh: Chromium for the docs page test, and Helm plus
+# the Envoy and strict-Kubernetes validators for the offline deployment checks (test/deploy).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source deploy/local/steps.sh
+bash deploy/local/ensure-chromium.sh
+helm_version=v3.22.0
+if [[ "$(cat .tools/bin/.helm-version 2>/dev/null)" != "$helm_version" || ! -x .tools/bin/helm ]]; then
+  step "building helm $helm_version into .tools/bin from the Go module proxy" "3 minutes" \
+    env GOBIN="$PWD/.tools/bin" go install "helm.sh/helm/v3/cmd/helm@$helm_version"
+  echo "$helm_version" >.tools/bin/.helm-version
+fi
+# Envoy config check (go-control-plane) and strict Kubernetes decoding (k8s.io/api).
+for check in deploy/envoy/validate:envoy-validate test/deploy/kube-strict:kube-strict; do
+  src=${check%%:*} bin=$PWD/.tools/bin/${check##*:}
+  if [[ ! -x $bin || $src/main.go -nt $bin || $src/go.sum -nt $bin ]]; then
+    step "building $bin from $src" "1 minute" bash -c "cd '$src' && go build -buildvcs=false -trimpath -o '$bin' ."
+  fi
+done
