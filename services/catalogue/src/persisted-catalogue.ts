@@ -1,4 +1,4 @@
-import { inSpan } from "@odds/platform";
+import { inSpan, WriteQueue } from "@odds/platform";
 import type { Logger } from "pino";
 import { Catalogue, countChanges, type CatalogueChanges, type CatalogueCycle } from "./domain/catalogue";
 import { CatalogueReads } from "./domain/reads";
@@ -18,7 +18,7 @@ export interface PersistedCatalogueOptions {
  */
 export class PersistedCatalogue {
   readonly reads = new CatalogueReads(() => this.catalogue);
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly writes = new WriteQueue();
 
   private constructor(
     private readonly store: CatalogueStore,
@@ -42,7 +42,7 @@ export class PersistedCatalogue {
 
   /** Applies one ingest cycle. Idempotent: replaying it writes nothing. */
   apply(cycle: CatalogueCycle, cycleID: string): Promise<CatalogueChanges> {
-    return this.serialised(() =>
+    return this.writes.run(() =>
       inSpan("catalogue.apply", { "odds.cycle_id": cycleID, "odds.events": cycle.events.length }, async () => {
         const endTimer = applyDuration.startTimer();
         try {
@@ -76,7 +76,7 @@ export class PersistedCatalogue {
 
   /** Reloads everything when another replica has written since this one last did. */
   refreshIfBehind(): Promise<void> {
-    return this.serialised(async () => {
+    return this.writes.run(async () => {
       const stored = await this.store.revision();
       if (stored === this.revision) return;
       const now = (this.options.now ?? Date.now)();
@@ -86,11 +86,5 @@ export class PersistedCatalogue {
       reloads.inc();
       this.logger.info({ revision }, "catalogue reloaded after a write elsewhere");
     });
-  }
-
-  private serialised<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(work);
-    this.writes = result.catch(() => undefined);
-    return result;
   }
 }

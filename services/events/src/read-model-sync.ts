@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToReads } from "node:timers/promises";
+import { WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
@@ -32,7 +33,7 @@ export function renderForStore(event: events.Event): StoredEvent & { json: strin
  * one at a time) and picks up cycles applied through other replicas by polling the feed version.
  */
 export class ReadModelSync {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly writes = new WriteQueue();
   private poller: NodeJS.Timeout | undefined;
 
   constructor(
@@ -44,7 +45,7 @@ export class ReadModelSync {
   /** Loads every stored event into the read model (service start). */
   async load(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.serialized(() => this.refresh());
+    await this.writes.run(() => this.refresh());
     this.logger.info({ events: this.model.size, version: this.model.feedState.version }, "read model loaded");
   }
 
@@ -54,7 +55,7 @@ export class ReadModelSync {
 
   /** Replaces the current state of the given events. Content already held is left untouched. */
   applyCycle(cycle: { cycleId: string; observedAtMs: number; events: events.Event[] }): Promise<CycleResult> {
-    return this.serialized(async () => {
+    return this.writes.run(async () => {
       const stopTimer = applyCycleDuration.startTimer();
       try {
         await this.refresh();
@@ -88,16 +89,16 @@ export class ReadModelSync {
   /** Polls the feed version so cycles applied through another replica reach this one within `intervalMs`. */
   startPolling(intervalMs: number): void {
     this.poller = setInterval(() => {
-      this.serialized(() => this.refresh()).catch((err: unknown) =>
-        this.logger.warn({ err }, "read model refresh failed; serving the last loaded cycle"),
-      );
+      this.writes
+        .run(() => this.refresh())
+        .catch((err: unknown) => this.logger.warn({ err }, "read model refresh failed; serving the last loaded cycle"));
     }, intervalMs);
     this.poller.unref();
   }
 
   async stop(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
-    await this.queue.catch(() => undefined);
+    await this.writes.drained();
   }
 
   /** Loads whatever changed since the model's version; one small read when nothing did. */
@@ -113,12 +114,6 @@ export class ReadModelSync {
     this.model.apply(await prepare(changed), state);
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
-  }
-
-  private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 }
 

@@ -1,4 +1,4 @@
-import { inSpan } from "@odds/platform";
+import { inSpan, WriteQueue } from "@odds/platform";
 import { bookKeyOf, type BookState, type BookStateStore } from "./book-states";
 import type { EventRef, EventRefStore } from "./event-refs";
 import { ticksRecorded } from "./metrics";
@@ -17,7 +17,7 @@ export interface RecordResult {
  * Calls are serialised: each one compares against the state the previous one left.
  */
 export class QuoteRecorder {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly writes = new WriteQueue();
 
   constructor(
     private readonly live: TickTier,
@@ -26,11 +26,9 @@ export class QuoteRecorder {
   ) {}
 
   record(refs: EventRef[], snapshots: BookSnapshot[]): Promise<RecordResult> {
-    const run = this.queue.then(() =>
+    return this.writes.run(() =>
       inSpan("history.recordQuotes", { "odds.snapshots": snapshots.length }, () => this.recordNow(refs, snapshots)),
     );
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async recordNow(refs: EventRef[], snapshots: BookSnapshot[]): Promise<RecordResult> {

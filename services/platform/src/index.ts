@@ -3,6 +3,7 @@ export * from "./logger";
 export * from "./errors";
 export * from "./cursor";
 export * from "./page-limit";
+export * from "./write-queue";
 export * from "./metrics";
 export * from "./lifecycle";
 export * from "./mongo";
