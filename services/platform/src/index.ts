@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./cursor";
 export * from "./metrics";
 export * from "./lifecycle";
+export * from "./http-drain";
 export * from "./mongo";
 export * from "./grpc/server";
 export * from "./grpc/client";
