@@ -31,6 +31,7 @@ if [[ -d $STATE ]]; then
   findmnt -rn -o TARGET | grep -F "$STATE/" | sort -r | while read -r mnt; do umount -l "$mnt" 2>/dev/null; done
   findmnt -rn -o TARGET | grep -F "$CLUSTER_CACHE/containerd/" | sort -r | while read -r mnt; do umount -l "$mnt" 2>/dev/null; done
 fi
+rm -rf /var/log/pods/"${NAMESPACE}"_* # container logs kubelet left behind
 ip link del odds0 2>/dev/null || true
 iptables -D FORWARD -s "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 iptables -D FORWARD -d "$POD_CIDR" -j ACCEPT 2>/dev/null || true

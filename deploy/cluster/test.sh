@@ -71,7 +71,7 @@ for deployment in $(kubectl get deployments -n "$NAMESPACE" -o name); do
 done
 kubectl get deployments -n "$NAMESPACE" >&2
 step "helm test"
-helm test "$RELEASE" -n "$NAMESPACE" --timeout 5m --logs
+helm test "$RELEASE" -n "$NAMESPACE" --timeout 5m --hide-notes
 
 step "e2e contract checks through a port-forward to the edge Service, then the cluster checks"
 export CLUSTER_CHART_DIR="$chart" CLUSTER_NAMESPACE="$NAMESPACE" CLUSTER_RELEASE="$RELEASE"

@@ -104,7 +104,7 @@ start_daemon kube-apiserver kube-apiserver --etcd-servers=http://127.0.0.1:23790
   --kubelet-client-certificate="$pki/admin.crt" --kubelet-client-key="$pki/admin.key" \
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
-  --authorization-mode=Node,RBAC --anonymous-auth=false
+  --authorization-mode=Node,RBAC --anonymous-auth=false --kubelet-preferred-address-types=InternalIP
 wait_for 120 kube-apiserver kubectl get --raw /readyz
 start_daemon kube-controller-manager kube-controller-manager --kubeconfig="$KUBECONFIG" \
   --authentication-kubeconfig="$KUBECONFIG" --authorization-kubeconfig="$KUBECONFIG" --bind-address=127.0.0.1 \

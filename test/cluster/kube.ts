@@ -1,6 +1,9 @@
 // kubectl and helm for the cluster checks, against the cluster deploy/cluster/test.sh started
 // (it exports KUBECONFIG and puts the built kubectl and helm first on PATH).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
 
 export const NAMESPACE = process.env.CLUSTER_NAMESPACE ?? "odds";
 export const RELEASE = process.env.CLUSTER_RELEASE ?? "odds";
@@ -17,8 +20,13 @@ export function kubectlJson<T = any>(...args: string[]): T {
   return JSON.parse(kubectl(...args, "-o", "json")) as T;
 }
 
-export function helm(...args: string[]): string {
-  return execFileSync("helm", ["-n", NAMESPACE, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+/** kubectl without blocking the event loop (while a load runs in this process). */
+export async function kubectlAsync(...args: string[]): Promise<string> {
+  return (await execFileAsync("kubectl", ["-n", NAMESPACE, ...args], { encoding: "utf8" })).stdout;
+}
+
+export async function helmAsync(...args: string[]): Promise<string> {
+  return (await execFileAsync("helm", ["-n", NAMESPACE, ...args], { encoding: "utf8" })).stdout;
 }
 
 /** Ready pods of one of the release's services. */

@@ -2,11 +2,14 @@
 // and to the in-cluster FerretDB, API keys of every tier created through usage, and the same
 // E2E_INFO_FILE the e2e suite reads, so its contract checks run unchanged against the cluster.
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKey } from "../edge/keys";
-import { FULLNAME, portForward, RELEASE } from "./kube";
+import { FULLNAME, NAMESPACE, portForward, RELEASE } from "./kube";
+
+/** Where kubelet writes container logs on this node (one folder per pod, one per container). */
+const POD_LOGS = "/var/log/pods";
 
 export default async function setup(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "odds-cluster-e2e-"));
@@ -35,6 +38,21 @@ export default async function setup(): Promise<void> {
   const file = join(dataDir, "e2e.json");
   writeFileSync(file, JSON.stringify(info));
   process.env.E2E_INFO_FILE = file;
-  for (const tier of ["lite", "base", "internal"] as const) info.apiKeys[tier] = (await createKey(tier)).apiKey;
+  // The keys a local stack seeds (the contract checks expect their e-mail addresses).
+  for (const tier of ["lite", "base", "internal"] as const)
+    info.apiKeys[tier] = (await createKey(tier, { email: `dev-${tier}@localhost` })).apiKey;
   writeFileSync(file, JSON.stringify(info));
+  linkPodLogs(join(dataDir, "logs"));
+}
+
+/** <dataDir>/logs as the e2e checks read it: links to the release's container logs on this node. */
+function linkPodLogs(logsDir: string): void {
+  mkdirSync(logsDir);
+  if (!existsSync(POD_LOGS)) throw new Error(`${POD_LOGS} is missing: kubelet writes container logs there`);
+  for (const pod of readdirSync(POD_LOGS).filter((dir) => dir.startsWith(`${NAMESPACE}_`))) {
+    for (const container of readdirSync(join(POD_LOGS, pod))) {
+      for (const log of readdirSync(join(POD_LOGS, pod, container)))
+        symlinkSync(join(POD_LOGS, pod, container, log), join(logsDir, `${pod}_${container}_${log}`));
+    }
+  }
 }
