@@ -496,7 +496,7 @@ describe("values documentation", () => {
     expect(undocumented).toEqual([]);
   });
 
-  test.each(["values-dev.yaml", "values-staging.yaml", "values-prod.yaml"])(
+  test.each(["values-dev.yaml", "values-staging.yaml", "values-prod.yaml", "values-local.yaml"])(
     "%s sets only values that values.yaml defines (no silently ignored typos)",
     (file) => {
       const defaults = parse(readFileSync(join(CHART_DIR, "values.yaml"), "utf8")) as Tree;
@@ -504,9 +504,12 @@ describe("values documentation", () => {
       const params = documented("values.yaml");
       const freeForm = params.filter((p) => !known.has(p) || typeof lookup(defaults, p) === "object");
       const env = parse(readFileSync(join(CHART_DIR, file), "utf8")) as Tree;
+      const defined = (path: string) => known.has(path) || freeForm.some((p) => path.startsWith(`${p}.`));
+      // A workload's block deep-merges over `defaults`, so it may set any key `defaults` defines.
+      const viaDefaults = (path: string) =>
+        [...SERVICES, "archiver"].includes(path.split(".")[0]) && defined(path.replace(/^[^.]+\./, "defaults."));
       const unknown = leafPaths(env).filter(
-        (path) =>
-          !known.has(path) && !freeForm.some((p) => path.startsWith(`${p}.`)) && !/^(mongodb|redis)\./.test(path),
+        (path) => !defined(path) && !viaDefaults(path) && !/^(mongodb|redis)\./.test(path),
       );
       expect(unknown).toEqual([]);
     },
@@ -515,4 +518,15 @@ describe("values documentation", () => {
   function lookup(tree: Tree, path: string): unknown {
     return path.split(".").reduce<unknown>((node, key) => (node as Tree | undefined)?.[key], tree);
   }
+});
+
+describe("values-local.yaml (the local test cluster of npm run test:cluster)", () => {
+  test("renders no Envoy and no NetworkPolicy, and the helm-test pod checks the edge Service", () => {
+    const objects = helmTemplate(staged.dir, "values.yaml", ["-f", join(staged.dir, "values-local.yaml")]);
+    expect(objects.filter((o) => o.metadata.name.endsWith("-envoy")).map((o) => o.kind)).toEqual([]);
+    expect(objects.filter((o) => o.kind === "NetworkPolicy")).toEqual([]);
+    const testPod = objects.find((o) => o.kind === "Pod") as any;
+    expect(testPod.spec.containers[0].args.at(-1)).toBe(`http://${nameOf("edge")}:8080/v2/health`);
+    expect(container(objects, "edge").imagePullPolicy).toBe("Never");
+  });
 });

@@ -3,7 +3,10 @@ import { usage } from "@odds/proto";
 import { e2eStack } from "../support/e2e";
 
 /** Creates keys through the running usage service, exactly as the admin CLI does. */
-export async function createKey(tier: "lite" | "base" | "internal", options: { active?: boolean } = {}) {
+export async function createKey(
+  tier: "lite" | "base" | "internal",
+  options: { active?: boolean; email?: string } = {},
+) {
   const client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${e2eStack().ports.usage}`, {
     serviceName: "odds.usage.v1.UsageService",
     defaultDeadlineMs: 10_000,
@@ -11,7 +14,7 @@ export async function createKey(tier: "lite" | "base" | "internal", options: { a
   try {
     const created = await callUnary(client, client.createKey, {
       tier,
-      email: `e2e-${tier}@example.com`,
+      email: options.email ?? `e2e-${tier}@example.com`,
       customerId: "",
     });
     const keyID = created.key?.keyId ?? "";

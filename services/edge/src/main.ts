@@ -1,4 +1,4 @@
-import { createLogger, Lifecycle, loadConfigOrExit, startMetricsServer } from "@odds/platform";
+import { createLogger, drainHttpServer, Lifecycle, loadConfigOrExit, startMetricsServer } from "@odds/platform";
 import { createClient } from "redis";
 import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
@@ -15,6 +15,8 @@ import { dataRoutes } from "./routes";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
+/** How long a stopping edge keeps answering (with Connection: close) before it closes; within SHUTDOWN_TIMEOUT_MS. */
+const HTTP_DRAIN_MS = 3_000;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(edgeConfigSchema);
@@ -92,7 +94,8 @@ async function main(): Promise<void> {
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const metrics = await startMetricsServer(config.METRICS_PORT);
 
-  lifecycle.onShutdown("http", () => new Promise<void>((resolve) => server.close(() => resolve())));
+  // Busy keep-alive clients are told to reconnect (to another pod) before the server closes.
+  lifecycle.onShutdown("http", () => drainHttpServer(server, HTTP_DRAIN_MS));
   lifecycle.onShutdown(
     "metrics",
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),

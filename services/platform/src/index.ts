@@ -6,6 +6,7 @@ export * from "./page-limit";
 export * from "./write-queue";
 export * from "./metrics";
 export * from "./lifecycle";
+export * from "./http-drain";
 export * from "./mongo";
 export * from "./grpc/server";
 export * from "./grpc/client";

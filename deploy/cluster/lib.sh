@@ -1,0 +1,63 @@
+# Shared settings and helpers of the local-cluster scripts (sourced, never run).
+# CLUSTER_CACHE: built binaries, the base image, Docker's and containerd's stores (kept between
+# runs) and the state of a running cluster (default: the git-ignored .tools/cluster).
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CLUSTER_CACHE="${CLUSTER_CACHE:-$ROOT/.tools/cluster}"
+K8S_VERSION=v1.32.4
+K8S_STAGING_VERSION=v0.32.4
+COREDNS_VERSION=v1.12.1
+KBIN="$CLUSTER_CACHE/bin"
+STATE="$CLUSTER_CACHE/run"
+# Pod network: one bridge whose gateway address is also the node, API server and DNS address.
+POD_CIDR=10.244.0.0/16
+NODE_IP=10.244.0.1
+SERVICE_CIDR=10.96.0.0/16
+NODE_NAME=odds-local
+NAMESPACE=odds
+RELEASE=odds
+IMAGE_PREFIX=odds-local
+export PATH="$KBIN:$ROOT/.tools/bin:$PATH"
+export KUBECONFIG="$STATE/admin.kubeconfig"
+export DOCKER_HOST="unix://$STATE/docker.sock"
+# Debian's docker.io CLI (a newer CLI elsewhere on PATH may want the buildx plugin).
+DOCKER=/usr/bin/docker
+CTR=(ctr --address "$STATE/containerd.sock" -n k8s.io)
+
+log() { printf '[cluster %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { printf '[cluster] FAILED: %s\n' "$*" >&2; exit 1; }
+# need <command> <what provides it>: names the missing piece instead of failing obscurely.
+need() { command -v "$1" >/dev/null 2>&1 || die "missing '$1' ($2)"; }
+
+# start_daemon <name> <command...>: runs in the background, pid in $STATE/<name>.pid, log in $STATE/<name>.log.
+start_daemon() {
+  local name=$1
+  shift
+  mkdir -p "$STATE"
+  setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null &
+  echo $! >"$STATE/$name.pid"
+  echo "$name" >>"$STATE/daemons"
+}
+
+# stop_daemon <name>: SIGTERM, then SIGKILL after 15 s.
+stop_daemon() {
+  local pidfile="$STATE/$1.pid" pid
+  [[ -f $pidfile ]] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
+# wait_for <seconds> <description> <command...>: polls until the command succeeds.
+wait_for() {
+  local limit=$1 what=$2
+  local deadline=$((SECONDS + limit))
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || die "timed out after ${limit}s waiting for $what"
+    sleep 1
+  done
+}
