@@ -31,11 +31,12 @@ describe("catalogue process (built main.js)", () => {
     });
     const client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${grpcPort}`, {
       serviceName: "odds.catalogue.v1.PersistedCatalogue",
-      defaultDeadlineMs: 2_000,
+      defaultDeadlineMs: 10_000,
     });
     try {
+      // Until the process serves: a loaded machine can take tens of seconds to start it.
       let page: { items: Uint8Array[] } | undefined;
-      for (let attempt = 0; attempt < 50 && !page; attempt++) {
+      for (const giveUpAt = Date.now() + 50_000; Date.now() < giveUpAt && !page;) {
         page = await callUnary(client, client.listSports, catalogue.ListSportsRequest.create()).catch(
           () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
         );

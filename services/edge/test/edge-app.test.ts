@@ -19,6 +19,7 @@ import { answerUnparseableRequests } from "../src/http/oversized";
 import { pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
+import { windowAt, type RateWindow } from "../src/ratelimit/windows";
 import { capturingLogger, FakeFeed, FakeUsageService, grpcError, startDownstreams } from "./fixtures";
 
 const captured = capturingLogger();
@@ -449,9 +450,22 @@ describe("GET /v2/account/usage", () => {
         { window: "per-day", maxRequests: 1000, maxEntities: undefined },
       ],
     });
+    const startedMs = Date.now();
     await request(server).get("/v2/widgets/").set("x-api-key", fresh);
     const res = await request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    const endedMs = Date.now();
     expect(res.status).toBe(200);
+    // A window holds both calls when they fell into the same one; on a slow machine they may straddle its
+    // boundary (a second, rarely a minute), and then it holds either both or only the usage call itself.
+    const counted = res.body.data[0].rateLimits;
+    const current = (window: RateWindow) => {
+      const { "current-requests": requests, "current-entities": entities } = counted[window];
+      const sameWindow = windowAt(window, startedMs).startMs === windowAt(window, endedMs).startMs;
+      const both = { requests: 2, entities: 2 };
+      if (sameWindow) expect({ requests, entities }).toEqual(both);
+      else expect([both, { requests: 1, entities: 0 }]).toContainEqual({ requests, entities });
+      return { "current-requests": requests, "current-entities": entities };
+    };
     expect(res.body).toEqual({
       success: true,
       nextCursor: null,
@@ -463,11 +477,11 @@ describe("GET /v2/account/usage", () => {
           isActive: true,
           tier: "lite",
           rateLimits: {
-            "per-second": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
-            "per-minute": { "max-requests": 60, "current-requests": 2, "max-entities": 500, "current-entities": 2 },
-            "per-hour": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
-            "per-day": { "max-requests": 1000, "current-requests": 2, "max-entities": null, "current-entities": 2 },
-            "per-month": { "max-requests": null, "current-requests": 2, "max-entities": null, "current-entities": 2 },
+            "per-second": { "max-requests": null, "max-entities": null, ...current("per-second") },
+            "per-minute": { "max-requests": 60, "max-entities": 500, ...current("per-minute") },
+            "per-hour": { "max-requests": null, "max-entities": null, ...current("per-hour") },
+            "per-day": { "max-requests": 1000, "max-entities": null, ...current("per-day") },
+            "per-month": { "max-requests": null, "max-entities": null, ...current("per-month") },
           },
         },
       ],

@@ -31,7 +31,11 @@ export interface HistoryUnderTest {
   /** A recorder over the same stores but with empty memory, as after a restart. */
   freshRecorder(): QuoteRecorder;
   record(request: Partial<history.RecordQuotesRequest>): Promise<history.RecordQuotesResponse>;
-  list(request: Partial<history.ListTicksRequest>): Promise<{ items: Tick[]; nextCursor: string; notice: string }>;
+  /** `deadlineMs` overrides the client's default 60 s for a call that legitimately scans a lot. */
+  list(
+    request: Partial<history.ListTicksRequest>,
+    deadlineMs?: number,
+  ): Promise<{ items: Tick[]; nextCursor: string; notice: string }>;
   stop(): Promise<void>;
 }
 
@@ -112,11 +116,12 @@ export async function startHistory(options: {
     freshRecorder: () =>
       new QuoteRecorder(stores.live, new BookStateStore(stores.live), new EventRefStore(stores.liveDb)),
     record: (request) => callUnary(client, client.recordQuotes, history.RecordQuotesRequest.fromPartial(request)),
-    async list(request) {
+    async list(request, deadlineMs) {
       const page = await callUnary(
         client,
         client.listTicks,
         history.ListTicksRequest.fromPartial({ caller: EVERYTHING, ...request }),
+        deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs },
       );
       return {
         items: page.items.map((item) => JSON.parse(Buffer.from(item).toString("utf8")) as Tick),

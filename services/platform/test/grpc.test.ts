@@ -23,7 +23,8 @@ function testImplementation(): events.EventsServiceServer {
       if (request.type === "bad") throw new InvalidArgumentError("type", "expected match, tournament or prop");
       if (request.type === "missing") throw new NotFoundError("no such event");
       if (request.type === "crash") throw new Error("secret internal detail");
-      if (request.type === "slow") await new Promise((r) => setTimeout(r, 1_000));
+      // Far beyond the client's default deadline; unref'd so a cancelled call holds nothing open.
+      if (request.type === "slow") await new Promise((r) => setTimeout(r, 20_000).unref());
       return { ...emptyPage, nextCursor: `type=${request.type}` };
     }),
     applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
@@ -50,7 +51,8 @@ describe("gRPC server and client wiring", () => {
     });
     client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${server.port}`, {
       serviceName: "odds.events.v1.EventsService",
-      defaultDeadlineMs: 300,
+      // Generous enough for a loaded machine (name resolution alone took 0.2 s under load), far below "slow".
+      defaultDeadlineMs: 3_000,
     });
   });
 
