@@ -104,6 +104,8 @@ function grpcServing(port: number): Promise<void> {
   });
 }
 
+type StoreUris = RunningStack["uris"];
+
 /** Starts the stores and every service as separate real processes and waits for all health checks. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const progress = options.onProgress ?? (() => undefined);
@@ -112,152 +114,192 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const ports = await resolvePorts(options.ports);
   const apiKeys = loadDevKeys(dataDir);
   const started: ManagedProcess[] = [];
-
   try {
     progress("starting stores (FerretDB x2, redis-server)");
-    const [mongo, mongoArchive, redis] = await Promise.all([
-      startFerretDb({
-        name: "ferretdb",
-        port: ports.mongo,
-        dataDir: join(dataDir, "ferretdb"),
-        logFile: logPath(dataDir, "ferretdb"),
-      }),
-      startFerretDb({
-        name: "ferretdb-archive",
-        port: ports.mongoArchive,
-        dataDir: join(dataDir, "ferretdb-archive"),
-        logFile: logPath(dataDir, "ferretdb-archive"),
-      }),
-      startRedis({
-        port: ports.redis,
-        dataDir: join(dataDir, "redis"),
-        logFile: logPath(dataDir, "redis"),
-        persist: options.persistRedis ?? true,
-      }),
-    ]);
-    started.push(mongo, mongoArchive, redis);
-    let archive = mongoArchive;
-
-    const uris = {
-      events: `${mongo.url}/events`,
-      historyLive: `${mongo.url}/history`,
-      historyArchive: `${mongoArchive.url}/history_archive`,
-      catalogue: `${mongo.url}/catalogue`,
-      usage: `${mongo.url}/usage`,
-      redis: redis.url,
-    };
-    const addr = (port: number) => `127.0.0.1:${port}`;
-    const serviceEnv: Record<ServiceName, Record<string, string>> = {
-      usage: {
-        GRPC_PORT: String(ports.usage),
-        USAGE_MONGODB_URI: uris.usage,
-        BOOTSTRAP_API_KEYS: JSON.stringify(
-          (Object.keys(apiKeys) as Tier[]).map((tier) => ({
-            apiKey: apiKeys[tier],
-            tier,
-            email: `dev-${tier}@localhost`,
-          })),
-        ),
-      },
-      events: { GRPC_PORT: String(ports.events), EVENTS_MONGODB_URI: uris.events },
-      history: {
-        GRPC_PORT: String(ports.history),
-        HISTORY_LIVE_MONGODB_URI: uris.historyLive,
-        HISTORY_ARCHIVE_MONGODB_URI: uris.historyArchive,
-      },
-      catalogue: { GRPC_PORT: String(ports.catalogue), CATALOGUE_MONGODB_URI: uris.catalogue },
-      ingest: {
-        GRPC_PORT: String(ports.ingest),
-        EVENTS_SERVICE_ADDR: addr(ports.events),
-        HISTORY_SERVICE_ADDR: addr(ports.history),
-        CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
-        ...(options.sourcesFile ? { SOURCES_FILE: resolve(options.sourcesFile) } : {}),
-      },
-      edge: {
-        HTTP_PORT: String(ports.edge),
-        EVENTS_SERVICE_ADDR: addr(ports.events),
-        HISTORY_SERVICE_ADDR: addr(ports.history),
-        CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
-        USAGE_SERVICE_ADDR: addr(ports.usage),
-        REDIS_URL: uris.redis,
-      },
-    };
-
+    const stores = await startStores(dataDir, ports, options.persistRedis ?? true);
+    started.push(stores.mongo, stores.mongoArchive, stores.redis);
+    const uris = storeUris(stores);
+    const env = serviceEnvironment(ports, uris, apiKeys, options);
     const processes = new Map<ServiceName, ManagedProcess>();
     const launch = async (name: ServiceName) => {
-      const logFile = logPath(dataDir, name);
-      // Restarted with backoff when it dies, as Kubernetes would; stdout says so.
-      const proc = superviseRestarts(
-        name,
-        () =>
-          spawnManaged(
-            name,
-            process.execPath,
-            ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
-            {
-              cwd: REPO_ROOT,
-              logFile,
-              env: { ...process.env, OTEL_SERVICE_NAME: name, ...serviceEnv[name], ...options.serviceEnv?.[name] },
-            },
-          ),
-        { notify: progress },
-      );
+      const proc = superviseService(name, dataDir, env[name], progress);
       processes.set(name, proc);
       started.push(proc);
-      const port = name === "edge" ? undefined : ports[name];
-      await waitUntil(
-        name,
-        port === undefined
-          ? async () => {
-              const res = await fetch(`http://127.0.0.1:${ports.edge}/v2/health`);
-              if (!res.ok) throw new Error(`HTTP ${res.status}`);
-            }
-          : () => grpcServing(port),
-        { timeoutMs: 120_000, process: proc, logFile },
-      );
+      await waitUntil(name, () => healthCheck(name, ports), {
+        timeoutMs: 120_000,
+        process: proc,
+        logFile: logPath(dataDir, name),
+      });
       progress(`${name} is healthy`);
     };
-
     // Owners of data first, then the writers and the edge that depend on them.
     await Promise.all((["usage", "events", "history", "catalogue"] as const).map(launch));
     await Promise.all((["ingest", "edge"] as const).map(launch));
-
-    return {
-      baseUrl: `http://127.0.0.1:${ports.edge}/v2`,
-      ports,
-      apiKeys,
-      dataDir,
-      mongo,
-      get mongoArchive() {
-        return archive;
-      },
-      redis,
-      uris,
-      service(name) {
-        const proc = processes.get(name);
-        if (!proc) throw new Error(`service ${name} is not running`);
-        return proc;
-      },
-      async stopArchive() {
-        await archive.stop();
-      },
-      async startArchive() {
-        archive = await startFerretDb({
-          name: "ferretdb-archive",
-          port: ports.mongoArchive,
-          dataDir: join(dataDir, "ferretdb-archive"),
-          logFile: logPath(dataDir, "ferretdb-archive"),
-        });
-        started.push(archive);
-      },
-      async stop() {
-        await stopAll(started);
-      },
-    };
+    return runningStack({ ports, apiKeys, dataDir, stores, uris, processes, started });
   } catch (err) {
     await stopAll(started);
     throw err;
   }
+}
+
+interface Stores {
+  mongo: MongoServer;
+  mongoArchive: MongoServer;
+  redis: RedisServer;
+}
+
+function archiveOptions(dataDir: string, port: number) {
+  return {
+    name: "ferretdb-archive",
+    port,
+    dataDir: join(dataDir, "ferretdb-archive"),
+    logFile: logPath(dataDir, "ferretdb-archive"),
+  };
+}
+
+async function startStores(dataDir: string, ports: StackPorts, persistRedis: boolean): Promise<Stores> {
+  const [mongo, mongoArchive, redis] = await Promise.all([
+    startFerretDb({
+      name: "ferretdb",
+      port: ports.mongo,
+      dataDir: join(dataDir, "ferretdb"),
+      logFile: logPath(dataDir, "ferretdb"),
+    }),
+    startFerretDb(archiveOptions(dataDir, ports.mongoArchive)),
+    startRedis({
+      port: ports.redis,
+      dataDir: join(dataDir, "redis"),
+      logFile: logPath(dataDir, "redis"),
+      persist: persistRedis,
+    }),
+  ]);
+  return { mongo, mongoArchive, redis };
+}
+
+function storeUris({ mongo, mongoArchive, redis }: Stores): StoreUris {
+  return {
+    events: `${mongo.url}/events`,
+    historyLive: `${mongo.url}/history`,
+    historyArchive: `${mongoArchive.url}/history_archive`,
+    catalogue: `${mongo.url}/catalogue`,
+    usage: `${mongo.url}/usage`,
+    redis: redis.url,
+  };
+}
+
+/** Each service's environment: its port, its stores, the addresses of the services it calls, then the caller's extras. */
+function serviceEnvironment(
+  ports: StackPorts,
+  uris: StoreUris,
+  apiKeys: Record<Tier, string>,
+  options: StackOptions,
+): Record<ServiceName, Record<string, string>> {
+  const addr = (port: number) => `127.0.0.1:${port}`;
+  const env: Record<ServiceName, Record<string, string>> = {
+    usage: {
+      GRPC_PORT: String(ports.usage),
+      USAGE_MONGODB_URI: uris.usage,
+      BOOTSTRAP_API_KEYS: JSON.stringify(
+        (Object.keys(apiKeys) as Tier[]).map((tier) => ({
+          apiKey: apiKeys[tier],
+          tier,
+          email: `dev-${tier}@localhost`,
+        })),
+      ),
+    },
+    events: { GRPC_PORT: String(ports.events), EVENTS_MONGODB_URI: uris.events },
+    history: {
+      GRPC_PORT: String(ports.history),
+      HISTORY_LIVE_MONGODB_URI: uris.historyLive,
+      HISTORY_ARCHIVE_MONGODB_URI: uris.historyArchive,
+    },
+    catalogue: { GRPC_PORT: String(ports.catalogue), CATALOGUE_MONGODB_URI: uris.catalogue },
+    ingest: {
+      GRPC_PORT: String(ports.ingest),
+      EVENTS_SERVICE_ADDR: addr(ports.events),
+      HISTORY_SERVICE_ADDR: addr(ports.history),
+      CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+      ...(options.sourcesFile ? { SOURCES_FILE: resolve(options.sourcesFile) } : {}),
+    },
+    edge: {
+      HTTP_PORT: String(ports.edge),
+      EVENTS_SERVICE_ADDR: addr(ports.events),
+      HISTORY_SERVICE_ADDR: addr(ports.history),
+      CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+      USAGE_SERVICE_ADDR: addr(ports.usage),
+      REDIS_URL: uris.redis,
+    },
+  };
+  for (const name of SERVICE_NAMES) Object.assign(env[name], options.serviceEnv?.[name]);
+  return env;
+}
+
+/** One service as a process restarted with backoff when it dies, as Kubernetes would; stdout says so. */
+function superviseService(
+  name: ServiceName,
+  dataDir: string,
+  env: Record<string, string>,
+  progress: (message: string) => void,
+): ManagedProcess {
+  const logFile = logPath(dataDir, name);
+  return superviseRestarts(
+    name,
+    () =>
+      spawnManaged(
+        name,
+        process.execPath,
+        ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
+        { cwd: REPO_ROOT, logFile, env: { ...process.env, OTEL_SERVICE_NAME: name, ...env } },
+      ),
+    { notify: progress },
+  );
+}
+
+/** The edge is healthy when /v2/health answers; every other service by the gRPC health protocol. */
+async function healthCheck(name: ServiceName, ports: StackPorts): Promise<void> {
+  if (name !== "edge") return grpcServing(ports[name]);
+  const res = await fetch(`http://127.0.0.1:${ports.edge}/v2/health`);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+}
+
+function runningStack(parts: {
+  ports: StackPorts;
+  apiKeys: Record<Tier, string>;
+  dataDir: string;
+  stores: Stores;
+  uris: StoreUris;
+  processes: Map<ServiceName, ManagedProcess>;
+  started: ManagedProcess[];
+}): RunningStack {
+  const { ports, apiKeys, dataDir, stores, uris, processes, started } = parts;
+  let archive = stores.mongoArchive;
+  return {
+    baseUrl: `http://127.0.0.1:${ports.edge}/v2`,
+    ports,
+    apiKeys,
+    dataDir,
+    mongo: stores.mongo,
+    get mongoArchive() {
+      return archive;
+    },
+    redis: stores.redis,
+    uris,
+    service(name) {
+      const proc = processes.get(name);
+      if (!proc) throw new Error(`service ${name} is not running`);
+      return proc;
+    },
+    async stopArchive() {
+      await archive.stop();
+    },
+    async startArchive() {
+      archive = await startFerretDb(archiveOptions(dataDir, ports.mongoArchive));
+      started.push(archive);
+    },
+    async stop() {
+      await stopAll(started);
+    },
+  };
 }
 
 /** Services in reverse start order (edge and ingest first), stores last. */

@@ -1,4 +1,5 @@
 import { CursorCodec } from "@odds/platform";
+import { LRUCache } from "lru-cache";
 import {
   compareOrder,
   cursorBinding,
@@ -44,7 +45,7 @@ function markedStale(fresh: Buffer): Buffer {
  * make each garbage collection walk millions of objects; the served bytes live off-heap instead.
  */
 const PARSED_CACHE_SIZE = 32;
-const parsedContracts = new Map<PreparedEvent, ContractEvent>();
+const parsedContracts = new LRUCache<PreparedEvent, ContractEvent>({ max: PARSED_CACHE_SIZE });
 
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
 export class PreparedEvent {
@@ -69,13 +70,10 @@ export class PreparedEvent {
 
   private contract(): ContractEvent {
     let contract = parsedContracts.get(this);
-    if (contract) {
-      parsedContracts.delete(this);
-    } else {
+    if (!contract) {
       contract = JSON.parse(this.full.toString("utf8")) as ContractEvent;
-      if (parsedContracts.size >= PARSED_CACHE_SIZE) parsedContracts.delete(parsedContracts.keys().next().value!);
+      parsedContracts.set(this, contract);
     }
-    parsedContracts.set(this, contract);
     return contract;
   }
 

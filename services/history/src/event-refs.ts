@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Collection, Db } from "mongodb";
 
 /** What history knows of an event: enough for the default window, plan scope and 404. */
@@ -15,10 +16,13 @@ interface EventRefDocument {
   startsAt: Date;
 }
 
+/** Refs held in memory: far more than the events a day's cycles carry; an evicted ref is read or rewritten once more. */
+const CACHED_REFS = 100_000;
+
 /** Event refs sent with RecordQuotes, kept in the live shard and cached in memory (they rarely change). */
 export class EventRefStore {
   private readonly collection: Collection<EventRefDocument>;
-  private readonly cache = new Map<string, EventRef>();
+  private readonly cache = new LRUCache<string, EventRef>({ max: CACHED_REFS });
 
   constructor(db: Db) {
     this.collection = db.collection<EventRefDocument>("events");

@@ -4,13 +4,17 @@ import {
   InvalidArgumentError,
   NotFoundError,
   UnavailableError,
+  callDeadline,
   inSpan,
+  isDeadlinePassed,
   requestedPageLimit,
+  type StoreCallPolicy,
 } from "@odds/platform";
-import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, type FindCursor } from "mongodb";
+import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError } from "mongodb";
 import { z } from "zod";
 import type { EventRef, EventRefStore } from "./event-refs";
 import { tierReadSeconds } from "./metrics";
+import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName } from "./tick-tier";
 import { CAPTURE_START_MS, DAY_MS, renderTick, seriesKeyOf, type TickDocument } from "./ticks";
 
@@ -42,10 +46,7 @@ const DEFAULT_DAYS_AFTER_KICKOFF = 2;
 /** Slack on the archive boundary for clock skew between the archiver and readers. */
 const ARCHIVE_BOUNDARY_SLACK_MS = DAY_MS;
 
-export const ARCHIVE_DOWN_NOTICE =
-  "The archive tier did not answer in time: this series is incomplete at its old end (ticks older than about 28 days are missing).";
-export const ARCHIVE_STOPPED_NOTICE =
-  "The archive tier stopped answering during this request: the page ends early; continue with nextCursor.";
+const EMPTY_PAGE: TickPage = { items: [], nextCursor: "", notice: "" };
 
 /** Where the next page starts, plus the window end frozen by the first page so pages stay consistent. */
 const positionSchema = z.object({
@@ -63,17 +64,16 @@ export interface TickReaderOptions {
   now?: () => number;
 }
 
-class TierTimeoutError extends Error {}
-
 /**
- * Serves one event's tick series across both tiers. Each tier is read as one sorted
- * stream; the streams are merged in history order (changedAt, tick id) and a tick present
- * in both tiers (mid-archive) is returned once. The cursor is the last position consumed,
- * so everything at or before it has been seen in both tiers.
+ * Serves one event's tick series across both tiers: checks the query, scope and window, reads
+ * each tier as one sorted stream and merges them (tier-merge.ts). The cursor is the last
+ * position consumed, so everything at or before it has been seen in both tiers.
  */
 export class TickReader {
   private readonly readCap: number;
   private readonly now: () => number;
+  private readonly liveDeadline: StoreCallPolicy;
+  private readonly archiveDeadline: StoreCallPolicy;
 
   constructor(
     private readonly live: TickTier,
@@ -83,6 +83,8 @@ export class TickReader {
   ) {
     this.readCap = options.readCapPerTier ?? READ_CAP_PER_TIER;
     this.now = options.now ?? Date.now;
+    this.liveDeadline = callDeadline(options.liveReadTimeoutMs);
+    this.archiveDeadline = callDeadline(options.archiveReadTimeoutMs);
   }
 
   listTicks(query: TickQuery): Promise<TickPage> {
@@ -110,94 +112,54 @@ export class TickReader {
     const toMs = position?.to ?? requested.toMs;
     const fromMs = Math.max(requested.fromMs, CAPTURE_START_MS);
     const bookmakerIDs = visibleBookmakers(query.scope, requestedBookmakers);
-    const empty: TickPage = { items: [], nextCursor: "", notice: "" };
-    if (fromMs >= toMs || bookmakerIDs?.length === 0) return empty;
+    if (fromMs >= toMs || bookmakerIDs?.length === 0) return EMPTY_PAGE;
 
     const window: TickWindow = { eventID: event.eventID, fromMs, toMs, ...(bookmakerIDs ? { bookmakerIDs } : {}) };
-    const archiveMayHold = fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
+    const page = await this.readWindow(window, position, limit, oddId.oddIDFilter(oddIDs));
+    return {
+      items: page.items.map(renderTick),
+      nextCursor: page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "",
+      notice: page.notice,
+    };
+  }
+
+  /** The window's ranked series from both tiers (the archive only where it may hold ticks), merged into one page. */
+  private async readWindow(
+    window: TickWindow,
+    position: TickPosition | undefined,
+    limit: number,
+    keeps: (oddID: string) => boolean,
+  ): Promise<MergedPage> {
+    const archiveMayHold =
+      window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
     const [liveSources, archiveSources] = await Promise.all([
       this.timed("live", () => this.liveCall(() => this.live.seriesSources(window))),
       archiveMayHold ? this.archiveCall(() => this.archive.seriesSources(window)) : Promise.resolve([]),
     ]);
-    let notice = archiveSources === undefined ? ARCHIVE_DOWN_NOTICE : "";
+    const sourcesNotice = archiveSources === undefined ? ARCHIVE_DOWN_NOTICE : "";
     const seriesKeys = rankedSeries([...liveSources, ...(archiveSources ?? [])]);
-    if (seriesKeys.length === 0) return { ...empty, notice };
+    if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };
 
     const ranked: TickWindow = { ...window, seriesKeys, ...(position ? { after: position } : {}) };
     const batchSize = Math.max(limit + 1, 1000);
-    const liveStream = new TierStream(
-      "live",
-      this.live.openWindow(ranked, this.readCap, batchSize),
-      this.readCap,
-      (next) => this.liveCall(next),
-    );
-    let archiveStream =
-      !archiveMayHold || archiveSources === undefined
-        ? undefined
-        : new TierStream("archive", this.archive.openWindow(ranked, this.readCap, batchSize), this.readCap, (next) =>
-            this.withTimeout(next(), this.options.archiveReadTimeoutMs),
-          );
-    const streams = [liveStream, archiveStream];
-
-    const matchesOdd = oddId.oddIDFilter(oddIDs);
-    const items: TickDocument[] = [];
-    let consumed: TickPosition | undefined;
-    let stoppedAt: TickPosition | undefined;
-    // Both tiers' first reads go out together; the loop then waits on the same reads.
-    void archiveStream?.peek().catch(() => undefined);
-    try {
-      for (;;) {
-        const liveHead = await liveStream.peek();
-        let archiveHead: TickDocument | undefined;
-        if (archiveStream) {
-          try {
-            archiveHead = await archiveStream.peek();
-          } catch {
-            archiveStream = undefined;
-            if (consumed === undefined) {
-              notice = ARCHIVE_DOWN_NOTICE;
-              continue;
-            }
-            notice = ARCHIVE_STOPPED_NOTICE;
-            stoppedAt = consumed;
-            break;
-          }
-        }
-        if (liveStream.capped || archiveStream?.capped) {
-          stoppedAt = consumed;
-          break;
-        }
-        const next = earliest(liveHead, archiveHead);
-        if (!next) break;
-        if (liveHead?._id === next._id) liveStream.shift();
-        if (archiveHead?._id === next._id) archiveStream!.shift();
-        const nextPosition: TickPosition = { at: next.changedAt.getTime(), id: next._id };
-        if (matchesOdd(next.oddID)) {
-          if (items.length === limit) {
-            stoppedAt = consumed;
-            break;
-          }
-          items.push(next);
-        }
-        consumed = nextPosition;
-      }
-    } finally {
-      for (const stream of streams) stream?.close();
-    }
-
-    // The page ends at the last position consumed from the merged streams: every tick at or
-    // before it has been seen in both tiers (for a capped read, possibly one the oddID filter skipped).
-    return {
-      items: items.map(renderTick),
-      nextCursor: stoppedAt ? cursorCodec.encode(fingerprint, { ...stoppedAt, to: toMs }) : "",
-      notice,
-    };
+    const open = (
+      tier: TickTier,
+      name: TierName,
+      guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
+    ) => new TierStream(name, tier.openWindow(ranked, this.readCap, batchSize), this.readCap, guard);
+    const live = open(this.live, "live", (next) => this.liveCall(next));
+    const archive =
+      archiveMayHold && archiveSources !== undefined
+        ? open(this.archive, "archive", (next) => this.archiveDeadline.execute(next))
+        : undefined;
+    const merged = await mergeTiers(live, archive, limit, keeps);
+    return { ...merged, notice: merged.notice || sourcesNotice };
   }
 
   /** Live-tier failures are the service's own unavailability (UNAVAILABLE → 503 at the edge). */
   private async liveCall<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await this.withTimeout(work(), this.options.liveReadTimeoutMs);
+      return await this.liveDeadline.execute(work);
     } catch (err) {
       if (isUnreachable(err)) throw new UnavailableError("the live history tier is unavailable");
       throw err;
@@ -208,7 +170,7 @@ export class TickReader {
   private async archiveCall<T>(work: () => Promise<T>): Promise<T | undefined> {
     const started = process.hrtime.bigint();
     try {
-      const result = await this.withTimeout(work(), this.options.archiveReadTimeoutMs);
+      const result = await this.archiveDeadline.execute(work);
       tierReadSeconds.observe({ tier: "archive", outcome: "ok" }, Number(process.hrtime.bigint() - started) / 1e9);
       return result;
     } catch {
@@ -232,87 +194,6 @@ export class TickReader {
       tierReadSeconds.observe({ tier, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
-
-  private withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TierTimeoutError(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-  }
-}
-
-/** One tier's ticks of the window as a sorted stream with a one-tick lookahead and a read cap. */
-class TierStream {
-  private head: TickDocument | undefined;
-  private loaded = false;
-  private pending: Promise<TickDocument | undefined> | undefined;
-  private reads = 0;
-  private exhausted = false;
-  private readSeconds = 0;
-  private failed = false;
-
-  constructor(
-    private readonly tier: TierName,
-    private readonly cursor: FindCursor<TickDocument>,
-    private readonly cap: number,
-    private readonly guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
-  ) {}
-
-  /** True once the cap was reached and every tick read was consumed: the tier may hold more. */
-  get capped(): boolean {
-    return this.exhausted && this.reads >= this.cap;
-  }
-
-  /** The next tick without consuming it; concurrent calls share one read. */
-  peek(): Promise<TickDocument | undefined> {
-    this.pending ??= this.load().finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
-  }
-
-  private async load(): Promise<TickDocument | undefined> {
-    if (!this.loaded && !this.exhausted) {
-      const started = process.hrtime.bigint();
-      let next: TickDocument | null;
-      try {
-        next = await this.guard(() => this.cursor.next());
-      } catch (err) {
-        this.failed = true;
-        throw err;
-      } finally {
-        this.readSeconds += Number(process.hrtime.bigint() - started) / 1e9;
-      }
-      this.loaded = true;
-      if (next) {
-        this.head = next;
-        this.reads += 1;
-      } else {
-        this.exhausted = true;
-      }
-    }
-    return this.head;
-  }
-
-  shift(): void {
-    this.head = undefined;
-    this.loaded = false;
-  }
-
-  /** Records the time this request spent reading the tier, and releases its cursor. */
-  close(): void {
-    tierReadSeconds.observe({ tier: this.tier, outcome: this.failed ? "unavailable" : "ok" }, this.readSeconds);
-    void this.cursor.close().catch(() => undefined);
-  }
-}
-
-function earliest(a: TickDocument | undefined, b: TickDocument | undefined): TickDocument | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  const byTime = a.changedAt.getTime() - b.changedAt.getTime();
-  if (byTime !== 0) return byTime < 0 ? a : b;
-  return a._id <= b._id ? a : b;
 }
 
 /**
@@ -373,7 +254,7 @@ function uniqueSorted(values: string[]): string[] {
 
 function isUnreachable(err: unknown): boolean {
   return (
-    err instanceof TierTimeoutError ||
+    isDeadlinePassed(err) ||
     err instanceof MongoNetworkError ||
     err instanceof MongoServerSelectionError ||
     err instanceof MongoTopologyClosedError

@@ -1,7 +1,8 @@
 import { status } from "@grpc/grpc-js";
 import { testMongoUri } from "@odds/local";
 import type { history } from "@odds/proto";
-import { ARCHIVE_DOWN_NOTICE, READ_CAP_PER_TIER } from "../src/reader";
+import { READ_CAP_PER_TIER } from "../src/reader";
+import { ARCHIVE_DOWN_NOTICE } from "../src/tier-merge";
 import { diffSnapshot, type TickDocument } from "../src/ticks";
 import {
   daysAgo,

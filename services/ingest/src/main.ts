@@ -5,6 +5,7 @@ import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
+import { retryUntilDone } from "./startup-retry";
 import { GrpcCycleSink } from "./writers/grpc-sink";
 
 async function main(): Promise<void> {
@@ -83,23 +84,6 @@ async function main(): Promise<void> {
   grpcServer.health.setStatus("", "SERVING");
   logger.info("backfill and first cycle written; SERVING");
   loop.start();
-}
-
-async function retryUntilDone(
-  logger: ReturnType<typeof createLogger>,
-  signal: AbortSignal,
-  step: string,
-  work: () => Promise<unknown>,
-): Promise<void> {
-  for (let attempt = 1; !signal.aborted; attempt++) {
-    try {
-      await work();
-      return;
-    } catch (err) {
-      logger.error({ err, step, attempt }, "startup step failed; retrying");
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * attempt)));
-    }
-  }
 }
 
 main().catch((err: unknown) => {

@@ -13,3 +13,4 @@ export * from "./grpc/client";
 export * from "./tracing/sdk";
 export * from "./tracing/spans";
 export * from "./store-calls";
+export * from "./call-deadline";

@@ -1,4 +1,8 @@
+import { callDeadline } from "@odds/platform";
 import type { events, objects } from "@odds/proto";
+
+/** A probe must answer quickly even when the events service hangs. */
+const FEED_STATUS_DEADLINE = callDeadline(2_000);
 
 export type PipelineState = "healthy" | "stale" | "empty";
 
@@ -25,11 +29,7 @@ export async function healthReport(sources: HealthSources, nowMs = Date.now()): 
   let pipeline: PipelineState = "stale";
   let eventsReachable = true;
   try {
-    // A probe must answer quickly even when the events service hangs.
-    const feed = await Promise.race([
-      sources.feedStatus(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("feed status timed out")), 2_000).unref()),
-    ]);
+    const feed = await FEED_STATUS_DEADLINE.execute(() => sources.feedStatus());
     pipeline = pipelineState(feed.lastCycleAtMs, nowMs, sources.staleAfterMs);
   } catch {
     eventsReachable = false;

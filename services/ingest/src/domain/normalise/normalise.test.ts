@@ -1,5 +1,5 @@
-import type { FeedBook, FeedEvent, FeedQuote, FeedSnapshot } from "../sources/feed-source";
-import { contrastColor, normaliseCycle, normaliseQuote, observeSnapshot } from "./normalise";
+import type { FeedBook, FeedEvent, FeedQuote, FeedSnapshot } from "../../sources/feed-source";
+import { contrastColor, normaliseCycle, normaliseQuote, observeSnapshot } from ".";
 
 const at = new Date("2026-11-21T09:00:00Z");
 

@@ -1,0 +1,161 @@
+// Prices every side of an event: each bookmaker's main and alternate lines, the consensus across
+// bookmakers and the fair price of each market.
+import { oddId } from "@odds/proto";
+import { marketName } from "../market-names";
+import type { BookmakerPrice, SideOdds } from "../model";
+import { decimalToAmerican, formatLine, probabilityToAmerican } from "../odds-format";
+import { consensusOf, fairPricesOf, type Consensus, type MarketFair, type SideQuote } from "../pricing";
+import type { ChosenBook } from "./sources";
+import type { PeriodState } from "./status";
+
+/** Stats the results carry, so markets on them can be graded. */
+const GRADED_STATS = new Set([
+  "points",
+  "margin",
+  "bothteamstoscore",
+  "disposals",
+  "goals",
+  "tries",
+  "shotsontarget",
+  "wickets",
+]);
+
+export interface PricingContext {
+  sportID: string;
+  players: Map<string, string>;
+  teamNames: { home: string; away: string };
+  periodState(periodID: string): PeriodState;
+  fairOddsBookmakers: readonly string[];
+}
+
+/** Every bookmaker's prices of one event, keyed by oddID. */
+interface BookPrices {
+  /** Main-line quotes, the input of consensus and fair prices. */
+  mainQuotes: Map<string, SideQuote[]>;
+  /** oddID -> bookmakerID -> main-line price. */
+  mainPrices: Map<string, Record<string, BookmakerPrice>>;
+  /** oddID -> line -> bookmakerID -> alternate-line price. */
+  altLines: Map<string, Record<string, Record<string, BookmakerPrice>>>;
+}
+
+/** A line in the slot its market uses: spread (signed) for spreads, overUnder otherwise. */
+function lineSlot(betTypeID: string, line: number | undefined): { spread?: string; overUnder?: string } {
+  if (line === undefined) return {};
+  return betTypeID === "sp" ? { spread: formatLine(line, true) } : { overUnder: formatLine(line, false) };
+}
+
+export function priceEvent(books: Map<string, ChosenBook>, context: PricingContext): Record<string, SideOdds> {
+  const prices = collectPrices(books);
+  const { consensus, markets } = consensusByMarket(prices.mainQuotes);
+  const odds: Record<string, SideOdds> = {};
+  for (const sides of markets.values()) {
+    const fair = fairPricesOf(sides, consensus, context.fairOddsBookmakers);
+    for (const oddID of [...sides.keys()].sort()) {
+      const side = consensus.get(oddID);
+      if (side) odds[oddID] = sideOdds(oddID, sides.size, side, fair, prices, context);
+    }
+  }
+  return odds;
+}
+
+function collectPrices(books: Map<string, ChosenBook>): BookPrices {
+  const prices: BookPrices = { mainQuotes: new Map(), mainPrices: new Map(), altLines: new Map() };
+  for (const [bookmakerID, { book, observedAtMs, quotes }] of books) {
+    for (const quote of quotes) {
+      const { betTypeID } = oddId.parseOddID(quote.oddID);
+      const price: BookmakerPrice = {
+        bookmakerID,
+        odds: decimalToAmerican(quote.decimal),
+        decimal: quote.decimal,
+        available: quote.available,
+        lastUpdatedAtMs: observedAtMs,
+        eventName: book.eventName,
+        deeplink: quote.deeplink,
+        ...lineSlot(betTypeID, quote.line),
+      };
+      if (quote.mainLine) {
+        const list = prices.mainQuotes.get(quote.oddID) ?? [];
+        list.push({ bookmakerID, decimal: quote.decimal, line: quote.line, available: quote.available });
+        prices.mainQuotes.set(quote.oddID, list);
+        const byBookmaker = prices.mainPrices.get(quote.oddID) ?? {};
+        byBookmaker[bookmakerID] = price;
+        prices.mainPrices.set(quote.oddID, byBookmaker);
+      } else if (quote.line !== undefined) {
+        const lines = prices.altLines.get(quote.oddID) ?? {};
+        const key = formatLine(quote.line, betTypeID === "sp");
+        lines[key] = { ...lines[key], [bookmakerID]: price };
+        prices.altLines.set(quote.oddID, lines);
+      }
+    }
+  }
+  return prices;
+}
+
+/** Consensus of every side, and the sides grouped by market (all sides of one market together). */
+function consensusByMarket(mainQuotes: Map<string, SideQuote[]>): {
+  consensus: Map<string, Consensus>;
+  markets: Map<string, Map<string, SideQuote[]>>;
+} {
+  const consensus = new Map<string, Consensus>();
+  const markets = new Map<string, Map<string, SideQuote[]>>();
+  for (const [oddID, quotes] of mainQuotes) {
+    const sideConsensus = consensusOf(quotes);
+    if (sideConsensus) consensus.set(oddID, sideConsensus);
+    const marketID = oddId.marketGroupID(oddId.parseOddID(oddID));
+    const sides = markets.get(marketID) ?? new Map<string, SideQuote[]>();
+    sides.set(oddID, quotes);
+    markets.set(marketID, sides);
+  }
+  return { consensus, markets };
+}
+
+function sideOdds(
+  oddID: string,
+  sideCount: number,
+  side: Consensus,
+  fair: MarketFair | undefined,
+  prices: BookPrices,
+  context: PricingContext,
+): SideOdds {
+  const parts = oddId.parseOddID(oddID);
+  const playerID = oddId.isPlayerEntity(parts.statEntityID) ? parts.statEntityID : undefined;
+  const sideFair = fair?.bySide.get(oddID);
+  const book = lineSlot(parts.betTypeID, side.line);
+  const fairLine = lineSlot(parts.betTypeID, sideFair?.line);
+  const period = context.periodState(parts.periodID);
+  return {
+    oddID,
+    opposingOddID: oddId.opposingOddID(parts, sideCount),
+    marketName: sideMarketName(parts, playerID, context),
+    ...parts,
+    playerID,
+    bookOdds: probabilityToAmerican(Math.min(0.999, side.probability)),
+    bookOddsAvailable: side.available,
+    bookSpread: book.spread,
+    bookOverUnder: book.overUnder,
+    fairOdds: sideFair ? probabilityToAmerican(Math.min(0.999, Math.max(0.001, sideFair.probability))) : undefined,
+    fairOddsAvailable: fair?.fromSharp ?? false,
+    fairSpread: sideFair ? fairLine.spread : undefined,
+    fairOverUnder: sideFair ? fairLine.overUnder : undefined,
+    started: period.started,
+    ended: period.ended,
+    cancelled: period.cancelled,
+    scoringSupported: GRADED_STATS.has(parts.statID),
+    byBookmaker: prices.mainPrices.get(oddID) ?? {},
+    altLines: prices.altLines.get(oddID) ?? {},
+  };
+}
+
+function sideMarketName(parts: oddId.OddIdParts, playerID: string | undefined, context: PricingContext): string {
+  const teamName =
+    parts.statEntityID === "home"
+      ? context.teamNames.home
+      : parts.statEntityID === "away"
+        ? context.teamNames.away
+        : undefined;
+  return marketName(parts, {
+    sportID: context.sportID,
+    playerName: playerID ? context.players.get(playerID) : undefined,
+    teamName,
+  });
+}
