@@ -62,7 +62,10 @@ export interface RunningStack {
   readonly mongoArchive: MongoServer;
   readonly redis: RedisServer;
   /** Connection strings each service was given. */
-  readonly uris: Record<"events" | "historyLive" | "historyArchive" | "catalogue" | "usage" | "redis", string>;
+  readonly uris: Record<
+    "events" | "historyLive" | "historyArchive" | "catalogue" | "usage" | "ingest" | "redis",
+    string
+  >;
   service(name: ServiceName): ManagedProcess;
   /** Stops the archive FerretDB (fault runs) and starts it again on the same port and data. */
   stopArchive(): Promise<void>;
@@ -144,6 +147,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       historyArchive: `${mongoArchive.url}/history_archive`,
       catalogue: `${mongo.url}/catalogue`,
       usage: `${mongo.url}/usage`,
+      ingest: `${mongo.url}/ingest`,
       redis: redis.url,
     };
     const addr = (port: number) => `127.0.0.1:${port}`;
@@ -171,6 +175,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         EVENTS_SERVICE_ADDR: addr(ports.events),
         HISTORY_SERVICE_ADDR: addr(ports.history),
         CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+        INGEST_MONGODB_URI: uris.ingest,
         ...(options.sourcesFile ? { SOURCES_FILE: resolve(options.sourcesFile) } : {}),
       },
       edge: {

@@ -1,10 +1,18 @@
-import { createLogger, Lifecycle, loadConfigOrExit, startGrpcServer, startMetricsServer } from "@odds/platform";
+import {
+  connectMongo,
+  createLogger,
+  Lifecycle,
+  loadConfigOrExit,
+  startGrpcServer,
+  startMetricsServer,
+} from "@odds/platform";
 import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
 import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
+import { SpendStore } from "./store/spend-store";
 import { GrpcCycleSink } from "./writers/grpc-sink";
 
 async function main(): Promise<void> {
@@ -13,6 +21,10 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   const startedAt = new Date();
 
+  // Ingest's own store holds only what real sources spent of their plans; simulated runs need none.
+  const mongo = config.INGEST_MONGODB_URI
+    ? await connectMongo(config.INGEST_MONGODB_URI, { appName: "ingest", logger })
+    : undefined;
   const sources = loadSources(
     config.SOURCES_FILE ?? DEFAULT_SOURCES_FILE,
     {
@@ -20,7 +32,7 @@ async function main(): Promise<void> {
       quietLeagues: config.SIM_QUIET_LEAGUES,
       quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
     },
-    upstreamWiring(logger),
+    { ...upstreamWiring(logger), spendLedger: mongo ? new SpendStore(mongo.db) : undefined },
   );
   const sink = new GrpcCycleSink({
     eventsAddr: config.EVENTS_SERVICE_ADDR,
@@ -48,6 +60,7 @@ async function main(): Promise<void> {
   });
   lifecycle.onShutdown("grpc", () => grpcServer.shutdown(config.SHUTDOWN_TIMEOUT_MS));
   lifecycle.onShutdown("downstream", () => sink.close());
+  if (mongo) lifecycle.onShutdown("mongo", () => mongo.close());
   lifecycle.onShutdown(
     "metrics",
     () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),

@@ -1,6 +1,9 @@
 // The real-feed adapters against a real local HTTP server serving recorded fixtures in each API's
 // documented shape: paging, the 404 last cursor, 429 back-off, failures mid-paging, every market
 // kind, unknown entries counted, name matching with and without aliases, and the daily budget.
+import { testMongoUri } from "@odds/local";
+import { connectMongo, type MongoStore } from "@odds/platform";
+import pino from "pino";
 import { FIXTURE_KEYS, UpstreamFixtureServer } from "../../../test/support/upstream/fixture-server";
 import { normaliseCycle } from "../src/domain/normalise";
 import type { FeedEvent, FeedSnapshot, LeagueInfo } from "../src/sources/feed-source";
@@ -8,6 +11,7 @@ import type { UpstreamClientOptions } from "../src/sources/http/upstream-client"
 import { matchAcrossSources, NameMatcher, normaliseName } from "../src/sources/matching/name-matcher";
 import { SportsGameOddsSource } from "../src/sources/sportsgameodds/sgo-source";
 import { TheOddsApiSource, type TheOddsApiConfig } from "../src/sources/the-odds-api/toa-source";
+import { SpendStore } from "../src/store/spend-store";
 
 const AFL: LeagueInfo = {
   leagueID: "AFL",
@@ -58,8 +62,30 @@ const http = (overrides: Partial<UpstreamClientOptions> = {}): UpstreamClientOpt
 });
 
 let server: UpstreamFixtureServer;
+/** The ingest store on the test FerretDB: plan spend is real state, kept across "restarts" below. */
+let mongo: MongoStore;
+let spendStore: SpendStore;
+const mongoUri = testMongoUri("ingest_spend");
+const storeLogger = pino({ level: "silent" });
+beforeAll(async () => {
+  mongo = await connectMongo(mongoUri, { appName: "ingest-test", logger: storeLogger });
+});
+
+/** What a restarted ingest process sees: its own connection to the same store. */
+async function afterRestart<T>(use: (store: SpendStore) => Promise<T>): Promise<T> {
+  const restarted = await connectMongo(mongoUri, { appName: "ingest-test-restarted", logger: storeLogger });
+  try {
+    return await use(new SpendStore(restarted.db));
+  } finally {
+    await restarted.close();
+  }
+}
+afterAll(() => mongo.close());
 beforeEach(async () => {
   server = await new UpstreamFixtureServer().start();
+  // Each test starts on a day nothing was spent.
+  await mongo.db.collection("plan_spend").deleteMany({});
+  spendStore = new SpendStore(mongo.db);
 });
 afterEach(() => server.stop());
 
@@ -72,6 +98,7 @@ const sgoSource = (overrides: Partial<ConstructorParameters<typeof SportsGameOdd
     leagues: [AFL],
     pageLimit: 2,
     objectsPerMonth: 0,
+    spendLedger: spendStore,
     bookmakers: [],
     http: http(),
     ...overrides,
@@ -101,6 +128,7 @@ const toaConfig = (overrides: Partial<TheOddsApiConfig> = {}): TheOddsApiConfig 
     },
   },
   dailyBudget: 10_000,
+  spendLedger: spendStore,
   mainEveryMs: 0,
   eventPolling: [{ withinMs: 365 * 86_400_000, everyMs: 0 }],
   nameMatching: {
@@ -232,6 +260,23 @@ describe("SportsGameOdds v2 adapter", () => {
     expect(server.requests.length).toBe(requestsBefore);
     expect(snapshot.leagues.map((l) => l.lastWriteAt.getTime())).toEqual([first.getTime()]);
     expect(events(snapshot)).toHaveLength(3);
+  });
+
+  test("the plan's monthly objects survive a restart: a restarted source asks for nothing once they are used", async () => {
+    await sgoSource({ objectsPerMonth: 4 }).fetchSnapshot(new Date(Date.now() - 120_000));
+    // Each page asks for no more than the month has left.
+    expect(server.requestsTo(/\/v2\/events/).map((r) => r.query.get("limit"))).toEqual(["2", "2"]);
+    const requestsBefore = server.requests.length;
+    await afterRestart(async (store) => {
+      const restarted = sgoSource({ objectsPerMonth: 4, spendLedger: store });
+      await expect(restarted.fetchSnapshot(new Date())).rejects.toThrow(/4 objects this month already used/);
+      expect(restarted.objectsUsed).toBe(4);
+    });
+    expect(server.requests.length).toBe(requestsBefore);
+  });
+
+  test("a source with a monthly limit cannot be built without the spend store", () => {
+    expect(() => sgoSource({ objectsPerMonth: 5, spendLedger: undefined })).toThrow(/ingest store/);
   });
 
   test("with nothing kept yet, a failing source fails the fetch (its leagues go stale)", async () => {
@@ -400,10 +445,49 @@ describe("The Odds API v4 adapter", () => {
     // Next cycles: the budget is exhausted before anything else is asked; what was fetched is kept.
     for (let i = 0; i < 3; i++) await toa.fetchSnapshot(new Date());
     expect(server.creditsUsed).toBeLessThanOrEqual(36);
-    expect(toa.budget.spent(new Date())).toBe(server.creditsUsed);
+    expect(toa.budget.spent).toBe(server.creditsUsed);
     expect(server.requestsTo(/ffeeddccbbaa99887766554433221100\/odds/)).toHaveLength(0);
     const after = await toa.fetchSnapshot(new Date());
     expect(events(after)).toHaveLength(3);
+  });
+
+  test("a restart mid-day spends only what the day has left: the budget and what was spent are in the store", async () => {
+    const config = toaConfig({
+      dailyBudget: 36,
+      leagues: [toaConfig().leagues[0] as TheOddsApiConfig["leagues"][number]],
+    });
+    await new TheOddsApiSource(config).fetchSnapshot(new Date());
+    expect(server.creditsUsed).toBe(4 + 9 + 1);
+    // A new process, the same day: it reads what was spent and keeps within what is left.
+    const spentAfterRestart = await afterRestart(async (store) => {
+      const restarted = new TheOddsApiSource({ ...config, spendLedger: store });
+      for (let i = 0; i < 4; i++) await restarted.fetchSnapshot(new Date());
+      return restarted.budget.spent;
+    });
+    expect(server.creditsUsed).toBeGreaterThan(14);
+    expect(server.creditsUsed).toBeLessThanOrEqual(36);
+    expect(spentAfterRestart).toBe(server.creditsUsed);
+    expect(await spendStore.read("toa", new Date().toISOString().slice(0, 10))).toEqual({
+      spent: server.creditsUsed,
+      planRemaining: server.creditsRemaining,
+    });
+  });
+
+  test("a request that fails without an answer keeps its reserved cost; one refused with an answer costs what it says", async () => {
+    const config = toaConfig({ leagues: [toaConfig().leagues[2] as TheOddsApiConfig["leagues"][number]] });
+    const toa = new TheOddsApiSource({ ...config, http: http({ maxAttempts: 1 }) });
+    server.inject({ match: /soccer_epl\/odds/, status: 500, times: 1 });
+    await toa.fetchSnapshot(new Date());
+    expect(toa.budget.spent).toBe(0);
+    // No server at all: the request may have been billed before the connection broke, so it stays counted.
+    const unreachable = new TheOddsApiSource({
+      ...config,
+      baseUrl: "http://127.0.0.1:1/",
+      http: http({ maxAttempts: 1 }),
+    });
+    const snapshot = await unreachable.fetchSnapshot(new Date());
+    expect(snapshot.tally).toMatchObject({ request_failed: 1 });
+    expect(unreachable.budget.spent).toBe(4);
   });
 
   test("the plan's remaining credits stop requests; a refused request keeps the last good answer", async () => {
