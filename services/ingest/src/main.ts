@@ -11,6 +11,7 @@ import { ingestConfigSchema } from "./config";
 import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
+import { GrpcCatalogueNames } from "./readers/catalogue-names";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
 import { SpendStore } from "./store/spend-store";
 import { GrpcCycleSink } from "./writers/grpc-sink";
@@ -40,12 +41,17 @@ async function main(): Promise<void> {
     catalogueAddr: config.CATALOGUE_SERVICE_ADDR,
     deadlineMs: config.WRITE_DEADLINE_MS,
   });
+  const catalogueNames = new GrpcCatalogueNames({
+    catalogueAddr: config.CATALOGUE_SERVICE_ADDR,
+    deadlineMs: config.CATALOGUE_READ_DEADLINE_MS,
+  });
   const runner = new CycleRunner({
     sources,
     sink,
     logger,
     fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS,
     observer: prometheusObserver,
+    catalogueNames,
   });
   const loop = new CycleLoop(runner, config.INGEST_INTERVAL_MS, logger);
 
@@ -59,7 +65,10 @@ async function main(): Promise<void> {
     await loop.stop();
   });
   lifecycle.onShutdown("grpc", () => grpcServer.shutdown(config.SHUTDOWN_TIMEOUT_MS));
-  lifecycle.onShutdown("downstream", () => sink.close());
+  lifecycle.onShutdown("downstream", () => {
+    sink.close();
+    catalogueNames.close();
+  });
   if (mongo) lifecycle.onShutdown("mongo", () => mongo.close());
   lifecycle.onShutdown(
     "metrics",

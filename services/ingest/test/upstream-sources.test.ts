@@ -12,6 +12,9 @@ import { matchAcrossSources, NameMatcher, normaliseName } from "../src/sources/m
 import { SportsGameOddsSource } from "../src/sources/sportsgameodds/sgo-source";
 import { TheOddsApiSource, type TheOddsApiConfig } from "../src/sources/the-odds-api/toa-source";
 import { SpendStore } from "../src/store/spend-store";
+import { GrpcCatalogueNames } from "../src/readers/catalogue-names";
+import { GrpcCycleSink } from "../src/writers/grpc-sink";
+import { startCatalogue, type CatalogueHarness } from "../../catalogue/test/harness";
 
 const AFL: LeagueInfo = {
   leagueID: "AFL",
@@ -290,7 +293,7 @@ describe("The Odds API v4 adapter", () => {
     const sgo = sgoSource();
     const toa = new TheOddsApiSource(config);
     const at = new Date();
-    const snapshots = matchAcrossSources(
+    const snapshots = await matchAcrossSources(
       new NameMatcher(),
       [
         { sourceID: "sgo", rank: 30, snapshot: await sgo.fetchSnapshot(at) },
@@ -409,16 +412,16 @@ describe("The Odds API v4 adapter", () => {
     const at = new Date();
     const snapshot = await toa.fetchSnapshot(at);
     const matcher = new NameMatcher();
-    const [held] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    const [held] = await matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
     expect(held?.snapshot.leagues).toEqual([]);
     expect(held?.snapshot.tally).toMatchObject({ held_until_matched: 5 });
     // Once the ID-carrying source has been seen, a later failure no longer holds its learned leagues back.
-    matchAcrossSources(
+    await matchAcrossSources(
       matcher,
       [{ snapshot: await sgoSource().fetchSnapshot(at) }, { snapshot, matching: toa.nameMatching }],
       at.getTime(),
     );
-    const [again] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    const [again] = await matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
     expect(again?.snapshot.leagues.map((l) => l.leagueID)).toEqual(["AFL"]);
     expect(events(again?.snapshot as FeedSnapshot).map((e) => e.eventID)).toContain("n5cDs1Y4hB3uKqWd0aFl");
   });
@@ -506,5 +509,118 @@ describe("The Odds API v4 adapter", () => {
     const before = server.requests.length;
     await toa.fetchSnapshot(new Date());
     expect(server.requests.length).toBe(before + 0);
+  });
+});
+
+describe("names resolved through the persisted catalogue (a real catalogue service and store)", () => {
+  let catalogueService: CatalogueHarness;
+  let sink: GrpcCycleSink;
+  let readers: GrpcCatalogueNames[] = [];
+  // Each test on a catalogue of its own (a new database), so none sees another's writes.
+  beforeEach(async () => {
+    catalogueService = await startCatalogue();
+    const addr = `127.0.0.1:${catalogueService.server.port}`;
+    sink = new GrpcCycleSink({ eventsAddr: addr, historyAddr: addr, catalogueAddr: addr, deadlineMs: 10_000 });
+  });
+  afterEach(async () => {
+    for (const reader of readers) reader.close();
+    readers = [];
+    sink.close();
+    await catalogueService.stop();
+  });
+
+  /** A freshly started ingest's matcher: nothing learned, the catalogue service to read from. */
+  const restartedMatcher = (addr = `127.0.0.1:${catalogueService.server.port}`) => {
+    const reader = new GrpcCatalogueNames({ catalogueAddr: addr, deadlineMs: 2_000 });
+    readers.push(reader);
+    return new NameMatcher(reader);
+  };
+  const fair = { fairOddsBookmakers: ["pinnacle", "betfair_ex_au"] };
+
+  /** One cycle of The Odds API alone through a matcher, its catalogue written as a cycle would. */
+  async function namedCycle(matcher: NameMatcher, config: TheOddsApiConfig, cycleID: string) {
+    const toa = new TheOddsApiSource(config);
+    const at = new Date();
+    const [matched] = await matchAcrossSources(
+      matcher,
+      [{ sourceID: "toa", rank: 20, snapshot: await toa.fetchSnapshot(at), matching: toa.nameMatching }],
+      at.getTime(),
+    );
+    const cycle = normaliseCycle(matched ? [matched] : [], fair);
+    await sink.applyCatalogue(cycleID, cycle.catalogue);
+    return { cycle, tally: matched?.snapshot.tally ?? {} };
+  }
+
+  const teamsOf = (cycle: ReturnType<typeof normaliseCycle>) =>
+    Object.fromEntries(cycle.events.map((e) => [e.eventID, [e.home.teamID, e.away.teamID]]));
+  const playersOf = (cycle: ReturnType<typeof normaliseCycle>) =>
+    Object.fromEntries(cycle.events.flatMap((e) => Object.values(e.players).map((p) => [p.playerID, p.name])));
+
+  test("after a restart, with no ID-carrying source seen yet, names resolve to the catalogue's IDs; aliases first", async () => {
+    // What SportsGameOdds wrote to the catalogue before the restart.
+    const sgo = await sgoSource().fetchSnapshot(new Date());
+    await sink.applyCatalogue(
+      "cycle-sgo",
+      normaliseCycle([{ sourceID: "sgo", rank: 30, snapshot: sgo }], fair).catalogue,
+    );
+
+    const { cycle, tally } = await namedCycle(restartedMatcher(), toaConfig(), "cycle-toa-1");
+    expect(teamsOf(cycle)).toMatchObject({
+      toa_8d6f0c0c5a6a1e1f2b3c4d5e6f708192: ["RICHMOND_TIGERS_AFL", "CARLTON_BLUES_AFL"],
+      // "Greater Western Sydney" only through the alias, completed from the catalogue.
+      toa_1a2b3c4d5e6f708192a3b4c5d6e7f801: ["COLLINGWOOD_MAGPIES_AFL", "GREATER_WESTERN_SYDNEY_GIANTS_AFL"],
+    });
+    const giants = cycle.catalogue.teams.find((t) => t.teamID === "GREATER_WESTERN_SYDNEY_GIANTS_AFL");
+    expect(giants?.names).toEqual({ long: "Greater Western Sydney Giants", medium: "GWS Giants", short: "GWS" });
+    // The catalogue's own records, not names rebuilt from The Odds API's: "Nick Daicos" is the catalogue's Nicholas.
+    expect(playersOf(cycle)).toMatchObject({
+      NICK_DAICOS_1_AFL: "Nicholas Daicos",
+      DUSTIN_MARTIN_1_AFL: "Dustin Martin",
+    });
+    // Only The Odds API carries Essendon v Hawthorn, the NRL and the EPL match: 6 teams no catalogue holds yet.
+    expect(tally.unmatched_team).toBe(6);
+  });
+
+  test("without aliases the names that differ keep provisional IDs, and a restart gives them the same IDs again", async () => {
+    const sgo = await sgoSource().fetchSnapshot(new Date());
+    await sink.applyCatalogue(
+      "cycle-sgo",
+      normaliseCycle([{ sourceID: "sgo", rank: 30, snapshot: sgo }], fair).catalogue,
+    );
+    const noAliases = toaConfig({
+      nameMatching: { kickoffToleranceMs: 30 * 60_000, teamAliases: {}, playerAliases: {} },
+    });
+
+    const first = await namedCycle(restartedMatcher(), noAliases, "cycle-toa-2");
+    expect(teamsOf(first.cycle).toa_1a2b3c4d5e6f708192a3b4c5d6e7f801).toEqual([
+      "COLLINGWOOD_MAGPIES_AFL",
+      "GREATER_WESTERN_SYDNEY_AFL",
+    ]);
+    expect(playersOf(first.cycle).NICK_DAICOS_1_AFL).toBe("Nick Daicos");
+    // "Greater Western Sydney" besides the 6 teams only The Odds API carries.
+    expect(first.tally).toMatchObject({ unmatched_team: 7, unmatched_player: expect.any(Number) });
+
+    // Another restart: every event, team and player gets the ID it had, now read back from the catalogue.
+    const again = await namedCycle(restartedMatcher(), noAliases, "cycle-toa-3");
+    expect(teamsOf(again.cycle)).toEqual(teamsOf(first.cycle));
+    expect(playersOf(again.cycle)).toEqual(playersOf(first.cycle));
+    expect(again.tally.unmatched_team ?? 0).toBe(0);
+  });
+
+  test("a league whose catalogue was never read (the catalogue service down at start) is held back, not given new IDs", async () => {
+    const toa = new TheOddsApiSource(toaConfig());
+    const at = new Date();
+    const snapshot = await toa.fetchSnapshot(at);
+    const failures: string[] = [];
+    const [held] = await matchAcrossSources(
+      restartedMatcher("127.0.0.1:1"),
+      [{ snapshot, matching: toa.nameMatching }],
+      at.getTime(),
+      false,
+      (leagueID) => failures.push(leagueID),
+    );
+    expect(failures.sort()).toEqual(["AFL", "EPL", "NRL"]);
+    expect(held?.snapshot.leagues).toEqual([]);
+    expect(held?.snapshot.tally).toMatchObject({ held_until_matched: 5 });
   });
 });
