@@ -8,4 +8,5 @@ export * as oddId from "./contract/odd-id";
 export * as filters from "./contract/filters";
 export * as planScope from "./contract/plan-scope";
 export * as pageLimits from "./contract/page-limits";
+export * as staleness from "./contract/staleness";
 export * as objects from "./contract/objects";

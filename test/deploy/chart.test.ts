@@ -43,6 +43,7 @@ const STORE_VARS = [
   "HISTORY_ARCHIVE_MONGODB_URI",
   "CATALOGUE_MONGODB_URI",
   "USAGE_MONGODB_URI",
+  "INGEST_MONGODB_URI",
   "REDIS_URL",
 ];
 
@@ -221,6 +222,8 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
       expect(ingest[`${dep.toUpperCase()}_SERVICE_ADDR`].value).toBe(serviceAddr(dep));
     }
     expect(ingest.USAGE_SERVICE_ADDR).toBeUndefined();
+    // The plan spend of real sources is kept in ingest's own database (restarts never overspend).
+    expect(ingest.INGEST_MONGODB_URI.valueFrom.secretKeyRef.key).toBe("ingest-mongodb-uri");
     expect(envOf(container(objects(), "events")).EVENTS_MONGODB_URI).toBeDefined();
     expect(envOf(container(objects(), "catalogue")).CATALOGUE_MONGODB_URI).toBeDefined();
     expect(envOf(container(objects(), "usage")).PLANS_FILE.value).toBe("/etc/odds/plans/plans.yaml");
@@ -358,7 +361,8 @@ describe("environment specifics", () => {
     const secret = find(rendered["values-dev.yaml"], "Secret", "odds-read-api-stores");
     expect(secret.stringData["events-mongodb-uri"]).toBe("mongodb://odds-read-api-mongodb:27017/events");
     expect(secret.stringData["redis-url"]).toBe("redis://odds-read-api-redis-master:6379");
-    expect(Object.keys(secret.stringData)).toHaveLength(6);
+    expect(secret.stringData["ingest-mongodb-uri"]).toBe("mongodb://odds-read-api-mongodb:27017/ingest");
+    expect(Object.keys(secret.stringData)).toHaveLength(7);
   });
 
   test("staging and prod export traces to the OTLP collector; prod fails closed on rate limits", () => {
@@ -440,7 +444,8 @@ describe("environment specifics", () => {
     expect(egressOf("ingest")).toEqual({
       dns: true,
       services: ["catalogue", "events", "history"],
-      stores: false,
+      // its own database: what real sources spent of their plans
+      stores: true,
       collector: true,
     });
     for (const component of ["events", "history", "catalogue", "usage", "archiver"]) {

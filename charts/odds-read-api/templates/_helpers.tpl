@@ -148,6 +148,7 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
   value: /etc/odds/plans/plans.yaml
 {{- end }}
 {{- if eq $c "ingest" }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "INGEST_MONGODB_URI" "key" "ingestMongodbUri") }}
 {{- range $dep := list "events" "history" "catalogue" }}
 - name: {{ printf "%s_SERVICE_ADDR" (upper $dep) }}
   value: {{ include "odds.serviceAddr" (dict "root" $root "component" $dep) | quote }}
@@ -195,7 +196,7 @@ calls, the stores it reads and the OTLP collector. Call with (dict "root" $ "com
 {{- $root := .root -}}
 {{- $np := $root.Values.networkPolicy.egress -}}
 {{- $calls := dict "envoy" (list "edge") "edge" (list "events" "history" "catalogue" "usage") "ingest" (list "events" "history" "catalogue") -}}
-{{- $usesStores := has .component (list "edge" "events" "history" "catalogue" "usage" "archiver") -}}
+{{- $usesStores := has .component (list "edge" "events" "history" "catalogue" "usage" "ingest" "archiver") -}}
 - to:
     {{- toYaml $np.dnsTo | nindent 4 }}
   ports:

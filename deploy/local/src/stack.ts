@@ -62,7 +62,10 @@ export interface RunningStack {
   readonly mongoArchive: MongoServer;
   readonly redis: RedisServer;
   /** Connection strings each service was given. */
-  readonly uris: Record<"events" | "historyLive" | "historyArchive" | "catalogue" | "usage" | "redis", string>;
+  readonly uris: Record<
+    "events" | "historyLive" | "historyArchive" | "catalogue" | "usage" | "ingest" | "redis",
+    string
+  >;
   service(name: ServiceName): ManagedProcess;
   /** Stops the archive FerretDB (fault runs) and starts it again on the same port and data. */
   stopArchive(): Promise<void>;
@@ -183,6 +186,7 @@ function storeUris({ mongo, mongoArchive, redis }: Stores): StoreUris {
     historyArchive: `${mongoArchive.url}/history_archive`,
     catalogue: `${mongo.url}/catalogue`,
     usage: `${mongo.url}/usage`,
+    ingest: `${mongo.url}/ingest`,
     redis: redis.url,
   };
 }
@@ -219,6 +223,7 @@ function serviceEnvironment(
       EVENTS_SERVICE_ADDR: addr(ports.events),
       HISTORY_SERVICE_ADDR: addr(ports.history),
       CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
+      INGEST_MONGODB_URI: uris.ingest,
       ...(options.sourcesFile ? { SOURCES_FILE: resolve(options.sourcesFile) } : {}),
     },
     edge: {

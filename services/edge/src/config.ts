@@ -23,8 +23,6 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   STORE_BREAK_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
   STORE_PROBE_AFTER_MS: env.milliseconds(2_000),
   USAGE_FLUSH_INTERVAL_MS: env.milliseconds(1_000),
-  /** /health reports the pipeline stale when the last ingest cycle is older than this. */
-  PIPELINE_STALE_AFTER_MS: env.milliseconds(10 * 60_000),
   /** Memory bound of the edge's answer cache (bodies and their gzip/brotli encodings); 0 turns it off. */
   ANSWER_CACHE_MAX_BYTES: z.coerce
     .number()

@@ -81,7 +81,6 @@ async function main(): Promise<void> {
     health: {
       version,
       startedAtMs: Date.now(),
-      staleAfterMs: config.PIPELINE_STALE_AFTER_MS,
       feedStatus: () => eventsGateway.feedStatus(),
       rateLimiterReachable: () => limiter.isReachable(),
     },

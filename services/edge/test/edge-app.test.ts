@@ -108,7 +108,6 @@ function app(
     health: {
       version: "2.0.0",
       startedAtMs: Date.now() - 5_000,
-      staleAfterMs: 600_000,
       feedStatus: () => new EventsGateway(downstreams.eventsClient).feedStatus(),
       rateLimiterReachable: () => true,
     },
@@ -513,7 +512,7 @@ describe("system routes", () => {
     expect(res.body).toEqual({ success: false, error: "Not Implemented" });
   });
 
-  it("reports health without a key: empty before the first cycle, healthy after, stale when cycles stop", async () => {
+  it("reports health without a key: empty before the first cycle, healthy after, stale after the contract's 45 minutes", async () => {
     feed.lastCycleAtMs = 0;
     const empty = await request(server).get("/v2/health");
     expect(empty.status).toBe(200);
@@ -522,7 +521,10 @@ describe("system routes", () => {
     expect(Date.parse(empty.body.data.timestamp)).not.toBeNaN();
     feed.lastCycleAtMs = Date.now() - 60_000;
     expect((await request(server).get("/v2/health")).body.data).toMatchObject({ status: "ok", pipeline: "healthy" });
-    feed.lastCycleAtMs = Date.now() - 3_600_000;
+    // Quiet for 40 minutes is still within the contract's staleness flag (the old edge default said stale after 10).
+    feed.lastCycleAtMs = Date.now() - 40 * 60_000;
+    expect((await request(server).get("/v2/health")).body.data).toMatchObject({ status: "ok", pipeline: "healthy" });
+    feed.lastCycleAtMs = Date.now() - 46 * 60_000;
     expect((await request(server).get("/v2/health")).body.data).toMatchObject({
       status: "degraded",
       pipeline: "stale",

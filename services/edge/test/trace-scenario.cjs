@@ -86,7 +86,6 @@ async function main() {
     health: {
       version: "2.0.0",
       startedAtMs: Date.now(),
-      staleAfterMs: 600000,
       feedStatus: () => new EventsGateway(eventsClient).feedStatus(),
       rateLimiterReachable: () => true,
     },

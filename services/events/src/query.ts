@@ -1,4 +1,4 @@
-import { filters, oddId, planScope } from "@odds/proto";
+import { filters, oddId, planScope, staleness } from "@odds/proto";
 import { z } from "zod";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
@@ -11,8 +11,6 @@ const { matchesFlag, matchesList } = filters;
 
 /** Rule 3: without a date window, eventID or includeFinished, events that kicked off longer ago are omitted. */
 export const FINISHED_CUTOFF_MS = 24 * 60 * 60 * 1000;
-/** info.stale: the source has written nothing for this long. */
-export const STALE_AFTER_MS = 45 * 60 * 1000;
 /** The oddID filter's wildcard for the statEntityID slot of player props. */
 
 /** What the caller's plan lets it see (rule 4): the contract package's one definition. */
@@ -272,6 +270,5 @@ export function shapeEvent(event: ContractEvent, shape: OddsShape): ContractEven
   };
 }
 
-export function isStale(lastUpdatedAtMs: number, nowMs: number): boolean {
-  return nowMs - lastUpdatedAtMs >= STALE_AFTER_MS;
-}
+/** info.stale: the contract's one definition (the edge's /health uses the same). */
+export const isStale = staleness.isStale;

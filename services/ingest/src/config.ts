@@ -21,6 +21,10 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   INGEST_INTERVAL_MS: env.milliseconds(120_000),
   /** Deadline of one write RPC (backfill batches are large). */
   WRITE_DEADLINE_MS: env.milliseconds(300_000),
+  /** Deadline of one catalogue read (teams and players that named sources are matched against). */
+  CATALOGUE_READ_DEADLINE_MS: env.milliseconds(10_000),
+  /** Ingest's own store: what real sources spent of their plans (needed by sources with a budget). */
+  INGEST_MONGODB_URI: env.mongoUri().optional(),
   /** YAML list of upstream sources with their ranks; defaults to the committed sources.yaml. */
   SOURCES_FILE: z.string().min(1).optional(),
   /** Seed of the simulated feed: the same seed and clock give the same feed. */

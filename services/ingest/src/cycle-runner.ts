@@ -5,7 +5,7 @@ import type { Logger } from "@odds/platform";
 import type { BookObservation, CatalogueContent, CycleContent, EventRef, EventState } from "./domain/model";
 import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
 import type { FeedSource } from "./sources/feed-source";
-import { matchAcrossSources, NameMatcher } from "./sources/matching/name-matcher";
+import { matchAcrossSources, NameMatcher, type CatalogueNames } from "./sources/matching/name-matcher";
 
 /** The three downstream writes; one call sends exactly one RPC. */
 export interface CycleSink {
@@ -72,7 +72,7 @@ export class CycleRunner {
   private pendingEvents = new Map<string, EventState>();
   private pendingCatalogue: { cycleID: string; content: CatalogueContent } | undefined;
   private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
-  private readonly matcher = new NameMatcher();
+  private readonly matcher: NameMatcher;
   private lastUpstreamTally: Record<string, Record<string, number>> = {};
   /** Newest source write the last buildCycle saw, and the newest one a cycle has carried downstream. */
   private builtFreshestMs = 0;
@@ -86,8 +86,12 @@ export class CycleRunner {
       fairOddsBookmakers: readonly string[];
       observer?: CycleObserver;
       limits?: BatchLimits;
+      /** Where sources that name teams and players find the IDs already persisted. */
+      catalogueNames?: CatalogueNames;
     },
-  ) {}
+  ) {
+    this.matcher = new NameMatcher(deps.catalogueNames);
+  }
 
   private get limits(): BatchLimits {
     return this.deps.limits ?? DEFAULT_BATCH_LIMITS;
@@ -110,11 +114,16 @@ export class CycleRunner {
       }),
     );
     const idSourceFailed = this.deps.sources.some((source, i) => !source.nameMatching && fetched[i] === undefined);
-    const snapshots: RankedSnapshot[] = matchAcrossSources(
+    const snapshots: RankedSnapshot[] = await matchAcrossSources(
       this.matcher,
       fetched.filter((s) => s !== undefined),
       at.getTime(),
       idSourceFailed,
+      (leagueID, err) =>
+        this.deps.logger.error(
+          { err, leagueID },
+          "catalogue names unreadable; matching with the last read (a league never read is held back)",
+        ),
     );
     this.lastUpstreamTally = {};
     this.builtFreshestMs = Math.max(

@@ -1,11 +1,20 @@
-import { createLogger, Lifecycle, loadConfigOrExit, startGrpcServer, startMetricsServer } from "@odds/platform";
+import {
+  connectMongo,
+  createLogger,
+  Lifecycle,
+  loadConfigOrExit,
+  startGrpcServer,
+  startMetricsServer,
+} from "@odds/platform";
 import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
 import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
+import { GrpcCatalogueNames } from "./readers/catalogue-names";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources/sources-file";
 import { retryUntilDone } from "./startup-retry";
+import { SpendStore } from "./store/spend-store";
 import { GrpcCycleSink } from "./writers/grpc-sink";
 
 async function main(): Promise<void> {
@@ -14,6 +23,10 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   const startedAt = new Date();
 
+  // Ingest's own store holds only what real sources spent of their plans; simulated runs need none.
+  const mongo = config.INGEST_MONGODB_URI
+    ? await connectMongo(config.INGEST_MONGODB_URI, { appName: "ingest", logger })
+    : undefined;
   const sources = loadSources(
     config.SOURCES_FILE ?? DEFAULT_SOURCES_FILE,
     {
@@ -21,7 +34,7 @@ async function main(): Promise<void> {
       quietLeagues: config.SIM_QUIET_LEAGUES,
       quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
     },
-    upstreamWiring(logger),
+    { ...upstreamWiring(logger), spendLedger: mongo ? new SpendStore(mongo.db) : undefined },
   );
   const sink = new GrpcCycleSink({
     eventsAddr: config.EVENTS_SERVICE_ADDR,
@@ -29,12 +42,17 @@ async function main(): Promise<void> {
     catalogueAddr: config.CATALOGUE_SERVICE_ADDR,
     deadlineMs: config.WRITE_DEADLINE_MS,
   });
+  const catalogueNames = new GrpcCatalogueNames({
+    catalogueAddr: config.CATALOGUE_SERVICE_ADDR,
+    deadlineMs: config.CATALOGUE_READ_DEADLINE_MS,
+  });
   const runner = new CycleRunner({
     sources,
     sink,
     logger,
     fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS,
     observer: prometheusObserver,
+    catalogueNames,
   });
   const loop = new CycleLoop(runner, config.INGEST_INTERVAL_MS, logger);
 
@@ -48,7 +66,11 @@ async function main(): Promise<void> {
     await loop.stop();
   });
   lifecycle.onShutdown("grpc", () => grpcServer.shutdown(config.SHUTDOWN_TIMEOUT_MS));
-  lifecycle.onShutdown("downstream", () => sink.close());
+  lifecycle.onShutdown("downstream", () => {
+    sink.close();
+    catalogueNames.close();
+  });
+  if (mongo) lifecycle.onShutdown("mongo", () => mongo.close());
   lifecycle.onShutdown(
     "metrics",
     () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),

@@ -1,6 +1,9 @@
 // The real-feed adapters against a real local HTTP server serving recorded fixtures in each API's
 // documented shape: paging, the 404 last cursor, 429 back-off, failures mid-paging, every market
 // kind, unknown entries counted, name matching with and without aliases, and the daily budget.
+import { testMongoUri } from "@odds/local";
+import { connectMongo, type MongoStore } from "@odds/platform";
+import pino from "pino";
 import { FIXTURE_KEYS, UpstreamFixtureServer } from "../../../test/support/upstream/fixture-server";
 import { normaliseCycle } from "../src/domain/normalise";
 import type { FeedEvent, FeedSnapshot, LeagueInfo } from "../src/sources/feed-source";
@@ -8,6 +11,10 @@ import type { UpstreamClientOptions } from "../src/sources/http/upstream-client"
 import { matchAcrossSources, NameMatcher, normaliseName } from "../src/sources/matching/name-matcher";
 import { SportsGameOddsSource } from "../src/sources/sportsgameodds/sgo-source";
 import { TheOddsApiSource, type TheOddsApiConfig } from "../src/sources/the-odds-api/toa-source";
+import { SpendStore } from "../src/store/spend-store";
+import { GrpcCatalogueNames } from "../src/readers/catalogue-names";
+import { GrpcCycleSink } from "../src/writers/grpc-sink";
+import { startCatalogue, type CatalogueHarness } from "../../catalogue/test/harness";
 
 const AFL: LeagueInfo = {
   leagueID: "AFL",
@@ -58,8 +65,30 @@ const http = (overrides: Partial<UpstreamClientOptions> = {}): UpstreamClientOpt
 });
 
 let server: UpstreamFixtureServer;
+/** The ingest store on the test FerretDB: plan spend is real state, kept across "restarts" below. */
+let mongo: MongoStore;
+let spendStore: SpendStore;
+const mongoUri = testMongoUri("ingest_spend");
+const storeLogger = pino({ level: "silent" });
+beforeAll(async () => {
+  mongo = await connectMongo(mongoUri, { appName: "ingest-test", logger: storeLogger });
+});
+
+/** What a restarted ingest process sees: its own connection to the same store. */
+async function afterRestart<T>(use: (store: SpendStore) => Promise<T>): Promise<T> {
+  const restarted = await connectMongo(mongoUri, { appName: "ingest-test-restarted", logger: storeLogger });
+  try {
+    return await use(new SpendStore(restarted.db));
+  } finally {
+    await restarted.close();
+  }
+}
+afterAll(() => mongo.close());
 beforeEach(async () => {
   server = await new UpstreamFixtureServer().start();
+  // Each test starts on a day nothing was spent.
+  await mongo.db.collection("plan_spend").deleteMany({});
+  spendStore = new SpendStore(mongo.db);
 });
 afterEach(() => server.stop());
 
@@ -72,6 +101,7 @@ const sgoSource = (overrides: Partial<ConstructorParameters<typeof SportsGameOdd
     leagues: [AFL],
     pageLimit: 2,
     objectsPerMonth: 0,
+    spendLedger: spendStore,
     bookmakers: [],
     http: http(),
     ...overrides,
@@ -101,6 +131,7 @@ const toaConfig = (overrides: Partial<TheOddsApiConfig> = {}): TheOddsApiConfig 
     },
   },
   dailyBudget: 10_000,
+  spendLedger: spendStore,
   mainEveryMs: 0,
   eventPolling: [{ withinMs: 365 * 86_400_000, everyMs: 0 }],
   nameMatching: {
@@ -234,6 +265,23 @@ describe("SportsGameOdds v2 adapter", () => {
     expect(events(snapshot)).toHaveLength(3);
   });
 
+  test("the plan's monthly objects survive a restart: a restarted source asks for nothing once they are used", async () => {
+    await sgoSource({ objectsPerMonth: 4 }).fetchSnapshot(new Date(Date.now() - 120_000));
+    // Each page asks for no more than the month has left.
+    expect(server.requestsTo(/\/v2\/events/).map((r) => r.query.get("limit"))).toEqual(["2", "2"]);
+    const requestsBefore = server.requests.length;
+    await afterRestart(async (store) => {
+      const restarted = sgoSource({ objectsPerMonth: 4, spendLedger: store });
+      await expect(restarted.fetchSnapshot(new Date())).rejects.toThrow(/4 objects this month already used/);
+      expect(restarted.objectsUsed).toBe(4);
+    });
+    expect(server.requests.length).toBe(requestsBefore);
+  });
+
+  test("a source with a monthly limit cannot be built without the spend store", () => {
+    expect(() => sgoSource({ objectsPerMonth: 5, spendLedger: undefined })).toThrow(/ingest store/);
+  });
+
   test("with nothing kept yet, a failing source fails the fetch (its leagues go stale)", async () => {
     server.inject({ match: /\/v2\/events/, status: 503, times: 10 });
     await expect(sgoSource().fetchSnapshot(new Date())).rejects.toThrow(/503/);
@@ -245,7 +293,7 @@ describe("The Odds API v4 adapter", () => {
     const sgo = sgoSource();
     const toa = new TheOddsApiSource(config);
     const at = new Date();
-    const snapshots = matchAcrossSources(
+    const snapshots = await matchAcrossSources(
       new NameMatcher(),
       [
         { sourceID: "sgo", rank: 30, snapshot: await sgo.fetchSnapshot(at) },
@@ -364,16 +412,16 @@ describe("The Odds API v4 adapter", () => {
     const at = new Date();
     const snapshot = await toa.fetchSnapshot(at);
     const matcher = new NameMatcher();
-    const [held] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    const [held] = await matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
     expect(held?.snapshot.leagues).toEqual([]);
     expect(held?.snapshot.tally).toMatchObject({ held_until_matched: 5 });
     // Once the ID-carrying source has been seen, a later failure no longer holds its learned leagues back.
-    matchAcrossSources(
+    await matchAcrossSources(
       matcher,
       [{ snapshot: await sgoSource().fetchSnapshot(at) }, { snapshot, matching: toa.nameMatching }],
       at.getTime(),
     );
-    const [again] = matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
+    const [again] = await matchAcrossSources(matcher, [{ snapshot, matching: toa.nameMatching }], at.getTime(), true);
     expect(again?.snapshot.leagues.map((l) => l.leagueID)).toEqual(["AFL"]);
     expect(events(again?.snapshot as FeedSnapshot).map((e) => e.eventID)).toContain("n5cDs1Y4hB3uKqWd0aFl");
   });
@@ -400,10 +448,49 @@ describe("The Odds API v4 adapter", () => {
     // Next cycles: the budget is exhausted before anything else is asked; what was fetched is kept.
     for (let i = 0; i < 3; i++) await toa.fetchSnapshot(new Date());
     expect(server.creditsUsed).toBeLessThanOrEqual(36);
-    expect(toa.budget.spent(new Date())).toBe(server.creditsUsed);
+    expect(toa.budget.spent).toBe(server.creditsUsed);
     expect(server.requestsTo(/ffeeddccbbaa99887766554433221100\/odds/)).toHaveLength(0);
     const after = await toa.fetchSnapshot(new Date());
     expect(events(after)).toHaveLength(3);
+  });
+
+  test("a restart mid-day spends only what the day has left: the budget and what was spent are in the store", async () => {
+    const config = toaConfig({
+      dailyBudget: 36,
+      leagues: [toaConfig().leagues[0] as TheOddsApiConfig["leagues"][number]],
+    });
+    await new TheOddsApiSource(config).fetchSnapshot(new Date());
+    expect(server.creditsUsed).toBe(4 + 9 + 1);
+    // A new process, the same day: it reads what was spent and keeps within what is left.
+    const spentAfterRestart = await afterRestart(async (store) => {
+      const restarted = new TheOddsApiSource({ ...config, spendLedger: store });
+      for (let i = 0; i < 4; i++) await restarted.fetchSnapshot(new Date());
+      return restarted.budget.spent;
+    });
+    expect(server.creditsUsed).toBeGreaterThan(14);
+    expect(server.creditsUsed).toBeLessThanOrEqual(36);
+    expect(spentAfterRestart).toBe(server.creditsUsed);
+    expect(await spendStore.read("toa", new Date().toISOString().slice(0, 10))).toEqual({
+      spent: server.creditsUsed,
+      planRemaining: server.creditsRemaining,
+    });
+  });
+
+  test("a request that fails without an answer keeps its reserved cost; one refused with an answer costs what it says", async () => {
+    const config = toaConfig({ leagues: [toaConfig().leagues[2] as TheOddsApiConfig["leagues"][number]] });
+    const toa = new TheOddsApiSource({ ...config, http: http({ maxAttempts: 1 }) });
+    server.inject({ match: /soccer_epl\/odds/, status: 500, times: 1 });
+    await toa.fetchSnapshot(new Date());
+    expect(toa.budget.spent).toBe(0);
+    // No server at all: the request may have been billed before the connection broke, so it stays counted.
+    const unreachable = new TheOddsApiSource({
+      ...config,
+      baseUrl: "http://127.0.0.1:1/",
+      http: http({ maxAttempts: 1 }),
+    });
+    const snapshot = await unreachable.fetchSnapshot(new Date());
+    expect(snapshot.tally).toMatchObject({ request_failed: 1 });
+    expect(unreachable.budget.spent).toBe(4);
   });
 
   test("the plan's remaining credits stop requests; a refused request keeps the last good answer", async () => {
@@ -422,5 +509,118 @@ describe("The Odds API v4 adapter", () => {
     const before = server.requests.length;
     await toa.fetchSnapshot(new Date());
     expect(server.requests.length).toBe(before + 0);
+  });
+});
+
+describe("names resolved through the persisted catalogue (a real catalogue service and store)", () => {
+  let catalogueService: CatalogueHarness;
+  let sink: GrpcCycleSink;
+  let readers: GrpcCatalogueNames[] = [];
+  // Each test on a catalogue of its own (a new database), so none sees another's writes.
+  beforeEach(async () => {
+    catalogueService = await startCatalogue();
+    const addr = `127.0.0.1:${catalogueService.server.port}`;
+    sink = new GrpcCycleSink({ eventsAddr: addr, historyAddr: addr, catalogueAddr: addr, deadlineMs: 10_000 });
+  });
+  afterEach(async () => {
+    for (const reader of readers) reader.close();
+    readers = [];
+    sink.close();
+    await catalogueService.stop();
+  });
+
+  /** A freshly started ingest's matcher: nothing learned, the catalogue service to read from. */
+  const restartedMatcher = (addr = `127.0.0.1:${catalogueService.server.port}`) => {
+    const reader = new GrpcCatalogueNames({ catalogueAddr: addr, deadlineMs: 2_000 });
+    readers.push(reader);
+    return new NameMatcher(reader);
+  };
+  const fair = { fairOddsBookmakers: ["pinnacle", "betfair_ex_au"] };
+
+  /** One cycle of The Odds API alone through a matcher, its catalogue written as a cycle would. */
+  async function namedCycle(matcher: NameMatcher, config: TheOddsApiConfig, cycleID: string) {
+    const toa = new TheOddsApiSource(config);
+    const at = new Date();
+    const [matched] = await matchAcrossSources(
+      matcher,
+      [{ sourceID: "toa", rank: 20, snapshot: await toa.fetchSnapshot(at), matching: toa.nameMatching }],
+      at.getTime(),
+    );
+    const cycle = normaliseCycle(matched ? [matched] : [], fair);
+    await sink.applyCatalogue(cycleID, cycle.catalogue);
+    return { cycle, tally: matched?.snapshot.tally ?? {} };
+  }
+
+  const teamsOf = (cycle: ReturnType<typeof normaliseCycle>) =>
+    Object.fromEntries(cycle.events.map((e) => [e.eventID, [e.home.teamID, e.away.teamID]]));
+  const playersOf = (cycle: ReturnType<typeof normaliseCycle>) =>
+    Object.fromEntries(cycle.events.flatMap((e) => Object.values(e.players).map((p) => [p.playerID, p.name])));
+
+  test("after a restart, with no ID-carrying source seen yet, names resolve to the catalogue's IDs; aliases first", async () => {
+    // What SportsGameOdds wrote to the catalogue before the restart.
+    const sgo = await sgoSource().fetchSnapshot(new Date());
+    await sink.applyCatalogue(
+      "cycle-sgo",
+      normaliseCycle([{ sourceID: "sgo", rank: 30, snapshot: sgo }], fair).catalogue,
+    );
+
+    const { cycle, tally } = await namedCycle(restartedMatcher(), toaConfig(), "cycle-toa-1");
+    expect(teamsOf(cycle)).toMatchObject({
+      toa_8d6f0c0c5a6a1e1f2b3c4d5e6f708192: ["RICHMOND_TIGERS_AFL", "CARLTON_BLUES_AFL"],
+      // "Greater Western Sydney" only through the alias, completed from the catalogue.
+      toa_1a2b3c4d5e6f708192a3b4c5d6e7f801: ["COLLINGWOOD_MAGPIES_AFL", "GREATER_WESTERN_SYDNEY_GIANTS_AFL"],
+    });
+    const giants = cycle.catalogue.teams.find((t) => t.teamID === "GREATER_WESTERN_SYDNEY_GIANTS_AFL");
+    expect(giants?.names).toEqual({ long: "Greater Western Sydney Giants", medium: "GWS Giants", short: "GWS" });
+    // The catalogue's own records, not names rebuilt from The Odds API's: "Nick Daicos" is the catalogue's Nicholas.
+    expect(playersOf(cycle)).toMatchObject({
+      NICK_DAICOS_1_AFL: "Nicholas Daicos",
+      DUSTIN_MARTIN_1_AFL: "Dustin Martin",
+    });
+    // Only The Odds API carries Essendon v Hawthorn, the NRL and the EPL match: 6 teams no catalogue holds yet.
+    expect(tally.unmatched_team).toBe(6);
+  });
+
+  test("without aliases the names that differ keep provisional IDs, and a restart gives them the same IDs again", async () => {
+    const sgo = await sgoSource().fetchSnapshot(new Date());
+    await sink.applyCatalogue(
+      "cycle-sgo",
+      normaliseCycle([{ sourceID: "sgo", rank: 30, snapshot: sgo }], fair).catalogue,
+    );
+    const noAliases = toaConfig({
+      nameMatching: { kickoffToleranceMs: 30 * 60_000, teamAliases: {}, playerAliases: {} },
+    });
+
+    const first = await namedCycle(restartedMatcher(), noAliases, "cycle-toa-2");
+    expect(teamsOf(first.cycle).toa_1a2b3c4d5e6f708192a3b4c5d6e7f801).toEqual([
+      "COLLINGWOOD_MAGPIES_AFL",
+      "GREATER_WESTERN_SYDNEY_AFL",
+    ]);
+    expect(playersOf(first.cycle).NICK_DAICOS_1_AFL).toBe("Nick Daicos");
+    // "Greater Western Sydney" besides the 6 teams only The Odds API carries.
+    expect(first.tally).toMatchObject({ unmatched_team: 7, unmatched_player: expect.any(Number) });
+
+    // Another restart: every event, team and player gets the ID it had, now read back from the catalogue.
+    const again = await namedCycle(restartedMatcher(), noAliases, "cycle-toa-3");
+    expect(teamsOf(again.cycle)).toEqual(teamsOf(first.cycle));
+    expect(playersOf(again.cycle)).toEqual(playersOf(first.cycle));
+    expect(again.tally.unmatched_team ?? 0).toBe(0);
+  });
+
+  test("a league whose catalogue was never read (the catalogue service down at start) is held back, not given new IDs", async () => {
+    const toa = new TheOddsApiSource(toaConfig());
+    const at = new Date();
+    const snapshot = await toa.fetchSnapshot(at);
+    const failures: string[] = [];
+    const [held] = await matchAcrossSources(
+      restartedMatcher("127.0.0.1:1"),
+      [{ snapshot, matching: toa.nameMatching }],
+      at.getTime(),
+      false,
+      (leagueID) => failures.push(leagueID),
+    );
+    expect(failures.sort()).toEqual(["AFL", "EPL", "NRL"]);
+    expect(held?.snapshot.leagues).toEqual([]);
+    expect(held?.snapshot.tally).toMatchObject({ held_until_matched: 5 });
   });
 });

@@ -19,7 +19,8 @@ export function systemRoutes(sources: SystemRouteSources): RouteDefinition[] {
     defineOpenRoute({
       path: "/health",
       summary: "Service health",
-      description: "No key needed. `pipeline` is empty before the first ingest cycle and stale when cycles stopped.",
+      description:
+        "No key needed. `pipeline` is empty before the first ingest cycle and stale after 45 minutes without a source write (the contract's staleness flag, as info.stale).",
       tag: "System",
       keyed: false,
       query: z.object({}),

@@ -1,15 +1,18 @@
 import { callDeadline } from "@odds/platform";
-import type { events, objects } from "@odds/proto";
+import { staleness, type events, type objects } from "@odds/proto";
 
 /** A probe must answer quickly even when the events service hangs. */
 const FEED_STATUS_DEADLINE = callDeadline(2_000);
 
 export type PipelineState = "healthy" | "stale" | "empty";
 
-/** The ingest pipeline as /health reports it: empty before the first cycle, stale when cycles stopped. */
-export function pipelineState(lastCycleAtMs: number, nowMs: number, staleAfterMs: number): PipelineState {
+/**
+ * The ingest pipeline as /health reports it: empty before the first cycle, stale after the contract's
+ * 45 minutes without a source write (ingest applies a cycle only when some source wrote since the last).
+ */
+export function pipelineState(lastCycleAtMs: number, nowMs: number): PipelineState {
   if (lastCycleAtMs <= 0) return "empty";
-  return nowMs - lastCycleAtMs > staleAfterMs ? "stale" : "healthy";
+  return staleness.isStale(lastCycleAtMs, nowMs) ? "stale" : "healthy";
 }
 
 export type HealthReport = objects.Health;
@@ -17,7 +20,6 @@ export type HealthReport = objects.Health;
 export interface HealthSources {
   version: string;
   startedAtMs: number;
-  staleAfterMs: number;
   /** The events service's last applied ingest cycle (EventsGateway.feedStatus). */
   feedStatus: () => Promise<events.FeedStatus>;
   rateLimiterReachable: () => boolean;
@@ -30,7 +32,7 @@ export async function healthReport(sources: HealthSources, nowMs = Date.now()): 
   let eventsReachable = true;
   try {
     const feed = await FEED_STATUS_DEADLINE.execute(() => sources.feedStatus());
-    pipeline = pipelineState(feed.lastCycleAtMs, nowMs, sources.staleAfterMs);
+    pipeline = pipelineState(feed.lastCycleAtMs, nowMs);
   } catch {
     eventsReachable = false;
   }

@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MongoClient } from "mongodb";
+import { SpendStore } from "../store/spend-store";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources-file";
 
 const settings = { seed: "s", quietLeagues: [] };
@@ -55,7 +57,9 @@ describe("the sources file", () => {
     leagues:
       - {leagueID: AFL, sportID: AUSSIE_RULES, sportName: Aussie Rules, sportShortName: AR, name: AFL, shortName: AFL, sportKey: aussierules_afl}
 `);
-    const sources = loadSources(path, settings, { env: { SGO_KEY: "a", TOA_KEY: "b" } });
+    // Loading never touches the store (the driver connects on first use).
+    const spendLedger = new SpendStore(new MongoClient("mongodb://127.0.0.1:1/ingest").db());
+    const sources = loadSources(path, settings, { env: { SGO_KEY: "a", TOA_KEY: "b" }, spendLedger });
     expect(sources.map((s) => [s.id, s.rank, s.nameMatching !== undefined])).toEqual([
       ["sgo", 30, false],
       ["toa", 20, true],
@@ -65,6 +69,12 @@ describe("the sources file", () => {
       teamAliases: { GWS: "GREATER_WESTERN_SYDNEY_GIANTS_AFL" },
       playerAliases: {},
     });
-    expect(() => loadSources(path, settings, { env: { SGO_KEY: "a" } })).toThrow(/source toa needs its key in TOA_KEY/);
+    expect(() => loadSources(path, settings, { env: { SGO_KEY: "a" }, spendLedger })).toThrow(
+      /source toa needs its key in TOA_KEY/,
+    );
+    // Budgets are kept across restarts in the ingest store: without it the start fails naming the variable.
+    expect(() => loadSources(path, settings, { env: { SGO_KEY: "a", TOA_KEY: "b" } })).toThrow(
+      /source sgo has a plan budget.*INGEST_MONGODB_URI/,
+    );
   });
 });

@@ -4,6 +4,7 @@ import { parse } from "yaml";
 import { z } from "zod";
 import type { FeedSource } from "./feed-source";
 import type { UpstreamClientOptions } from "./http/upstream-client";
+import type { SpendLedger } from "./spend/allowance";
 import { SimulatedSource } from "./simulated/simulated-source";
 import { SportsGameOddsSource } from "./sportsgameodds/sgo-source";
 import { TheOddsApiSource } from "./the-odds-api/toa-source";
@@ -107,9 +108,11 @@ export interface SimulationSettings {
   quietSince?: Date;
 }
 
-/** What the real sources need from the process: their keys, and hooks for logs and metrics. */
+/** What the real sources need from the process: their keys, the spend store, and hooks for logs and metrics. */
 export interface UpstreamWiring {
   env: Record<string, string | undefined>;
+  /** The ingest store's record of plan spend; sources with a budget or monthly limit need it. */
+  spendLedger?: SpendLedger;
   onFetchError?(sourceID: string, what: string, err: unknown): void;
   onRetry?(sourceID: string, reason: string, delayMs: number, attempt: number): void;
   onAnswer?(sourceID: string, status: number, headers: Headers): void;
@@ -153,6 +156,7 @@ export function loadSources(
           leagues: source.leagues,
           pageLimit: source.pageLimit,
           objectsPerMonth: source.objectsPerMonth,
+          spendLedger: source.objectsPerMonth > 0 ? spendLedger(path, source, wiring) : wiring.spendLedger,
           bookmakers: source.bookmakers,
           http: httpOptions(source, wiring),
           onFetchError: (leagueID, err) => wiring.onFetchError?.(source.id, `league ${leagueID}`, err),
@@ -169,6 +173,7 @@ export function loadSources(
           leagues: source.leagues,
           markets: { periods: source.periods, playerMarkets: source.playerMarkets },
           dailyBudget: source.dailyBudget,
+          spendLedger: spendLedger(path, source, wiring),
           mainEveryMs: source.mainEveryMinutes * MINUTE_MS,
           eventPolling: source.eventPolling.map((s) => ({
             withinMs: s.withinHours * 60 * MINUTE_MS,
@@ -190,6 +195,15 @@ function apiKey(path: string, source: UpstreamEntry, wiring: UpstreamWiring): st
   const key = wiring.env[source.apiKeyEnv];
   if (!key) throw new Error(`sources file ${path}: source ${source.id} needs its key in ${source.apiKeyEnv}`);
   return key;
+}
+
+function spendLedger(path: string, source: UpstreamEntry, wiring: UpstreamWiring): SpendLedger {
+  if (!wiring.spendLedger) {
+    throw new Error(
+      `sources file ${path}: source ${source.id} has a plan budget, kept across restarts in the ingest store: set INGEST_MONGODB_URI`,
+    );
+  }
+  return wiring.spendLedger;
 }
 
 function httpOptions(source: UpstreamEntry, wiring: UpstreamWiring): UpstreamClientOptions {

@@ -1,9 +1,17 @@
-// Cross-source identity: sources that name teams and players (The Odds API) are matched to the
-// IDs of the sources that carry them (SportsGameOdds, the simulation), which feed our catalogue.
-// Teams: alias table, then normalised long/medium/short names within the league. Events: same
-// league, kickoff within the source's tolerance, same home and away teams. Players: alias table,
-// then normalised names among the matched event's players, then the league's.
+// Cross-source identity: sources that name teams and players (The Odds API) are matched to our IDs.
+// Teams: the alias table (an operator's explicit word), then the persisted catalogue's teams by
+// normalised long/medium/short name, then those of the ID-carrying sources (SportsGameOdds, the
+// simulation) seen by this process. Events: same league, kickoff within the source's tolerance,
+// same home and away teams. Players: alias table, then the matched event's players, then the
+// catalogue's players of the league, then those seen. Because the catalogue persists every ID
+// written (provisional ones included), a restarted ingest gives the same names the same IDs.
 import type { FeedEvent, FeedPlayer, FeedSnapshot, FeedTeam, NameMatching } from "../feed-source";
+
+/** The teams and players our catalogue holds for a league (read from the catalogue service). */
+export interface CatalogueNames {
+  /** Every team and player of the league; throws when the catalogue cannot answer. */
+  league(leagueID: string): Promise<{ teams: FeedTeam[]; players: FeedPlayer[] }>;
+}
 
 /** A name as compared across sources: accents, case, punctuation and club-form words dropped. */
 export function normaliseName(name: string): string {
@@ -28,12 +36,35 @@ interface KnownEvent {
   players: FeedPlayer[];
 }
 
-interface LeagueMemory {
+interface NameIndex {
   teamsByName: Map<string, FeedTeam>;
   teamsByID: Map<string, FeedTeam>;
   playersByName: Map<string, FeedPlayer>;
   playersByID: Map<string, FeedPlayer>;
+}
+
+interface LeagueMemory extends NameIndex {
   events: Map<string, KnownEvent>;
+}
+
+function emptyIndex(): NameIndex {
+  return { teamsByName: new Map(), teamsByID: new Map(), playersByName: new Map(), playersByID: new Map() };
+}
+
+/** Indexes teams and players by ID and normalised name; `replace` false keeps the first holder of a name. */
+function indexNames(index: NameIndex, teams: FeedTeam[], players: FeedPlayer[], replace: boolean): void {
+  const put = <T>(map: Map<string, T>, key: string, value: T) => {
+    if (replace || !map.has(key)) map.set(key, value);
+  };
+  for (const team of teams) {
+    index.teamsByID.set(team.teamID, team);
+    for (const name of [team.long, team.medium, team.short])
+      if (name) put(index.teamsByName, normaliseName(name), team);
+  }
+  for (const player of players) {
+    index.playersByID.set(player.playerID, player);
+    put(index.playersByName, normaliseName(player.name), player);
+  }
 }
 
 /** Events that kicked off longer ago than this are forgotten. */
@@ -41,22 +72,39 @@ const FORGET_AFTER_MS = 3 * 24 * 3_600_000;
 
 export class NameMatcher {
   private readonly leagues = new Map<string, LeagueMemory>();
+  /** The catalogue's names per league, as last read (kept when a later read fails). */
+  private readonly catalogued = new Map<string, NameIndex>();
+
+  /** `catalogue`: where persisted IDs are looked up; without it only the sources seen by this process count. */
+  constructor(private readonly catalogue?: CatalogueNames) {}
+
+  /**
+   * Reads the catalogue's teams and players of these leagues. A league the catalogue cannot answer
+   * for keeps its last read; one never read is held back by match() (see there). Returns the
+   * leagues that could not be read, with why.
+   */
+  async refreshCatalogue(leagueIDs: Iterable<string>): Promise<Array<{ leagueID: string; err: unknown }>> {
+    const failures: Array<{ leagueID: string; err: unknown }> = [];
+    if (!this.catalogue) return failures;
+    for (const leagueID of new Set(leagueIDs)) {
+      try {
+        const { teams, players } = await this.catalogue.league(leagueID);
+        const index = emptyIndex();
+        indexNames(index, teams, players, false);
+        this.catalogued.set(leagueID, index);
+      } catch (err) {
+        failures.push({ leagueID, err });
+      }
+    }
+    return failures;
+  }
 
   /** Remembers the teams, players and events of a source that carries our IDs (across cycles). */
   learn(snapshot: FeedSnapshot, nowMs: number): void {
     for (const league of snapshot.leagues) {
       const memory = this.memory(league.leagueID);
       for (const event of league.events) {
-        for (const team of [event.home, event.away]) {
-          memory.teamsByID.set(team.teamID, team);
-          for (const name of [team.long, team.medium, team.short]) {
-            if (name) memory.teamsByName.set(normaliseName(name), team);
-          }
-        }
-        for (const player of event.players) {
-          memory.playersByID.set(player.playerID, player);
-          memory.playersByName.set(normaliseName(player.name), player);
-        }
+        indexNames(memory, [event.home, event.away], event.players, true);
         memory.events.set(event.eventID, {
           eventID: event.eventID,
           startsAtMs: event.startsAt.getTime(),
@@ -71,19 +119,21 @@ export class NameMatcher {
 
   /**
    * The snapshot of a name-carrying source with its events, teams and players in our IDs where found.
-   * With `holdUnknownLeagues` (an ID-carrying source failed this cycle), leagues never learned yet are
-   * held back rather than written under provisional IDs that would duplicate the real events.
+   * Held back rather than written under provisional IDs that would duplicate real ones: leagues whose
+   * catalogue was never read, and with `holdUnknownLeagues` (an ID-carrying source failed this cycle)
+   * leagues never learned from one.
    */
   match(snapshot: FeedSnapshot, matching: NameMatching, holdUnknownLeagues = false): FeedSnapshot {
     const tally = { ...snapshot.tally };
     const count = (reason: string, n = 1) => (tally[reason] = (tally[reason] ?? 0) + n);
     const leagues = snapshot.leagues.flatMap((league) => {
       const memory = this.memory(league.leagueID);
-      if (holdUnknownLeagues && memory.events.size === 0) {
+      const catalogued = this.catalogue ? this.catalogued.get(league.leagueID) : emptyIndex();
+      if (!catalogued || (holdUnknownLeagues && memory.events.size === 0)) {
         count("held_until_matched", league.events.length);
         return [];
       }
-      const events = league.events.map((event) => this.matchEvent(event, memory, matching, count));
+      const events = league.events.map((event) => this.matchEvent(event, memory, catalogued, matching, count));
       return [{ ...league, events }];
     });
     return { ...snapshot, leagues, tally };
@@ -92,12 +142,16 @@ export class NameMatcher {
   private matchEvent(
     event: FeedEvent,
     memory: LeagueMemory,
+    catalogued: NameIndex,
     matching: NameMatching,
     count: (reason: string) => void,
   ): FeedEvent {
     const team = (feedTeam: FeedTeam): FeedTeam => {
       const aliased = matching.teamAliases[feedTeam.long];
-      const found = aliased ? memory.teamsByID.get(aliased) : memory.teamsByName.get(normaliseName(feedTeam.long));
+      const name = normaliseName(feedTeam.long);
+      const found = aliased
+        ? (catalogued.teamsByID.get(aliased) ?? memory.teamsByID.get(aliased))
+        : (catalogued.teamsByName.get(name) ?? memory.teamsByName.get(name));
       if (found) return { ...found, score: feedTeam.score };
       if (aliased) return { ...feedTeam, teamID: aliased };
       count("unmatched_team");
@@ -117,10 +171,12 @@ export class NameMatcher {
     const renamed = new Map<string, FeedPlayer>();
     for (const player of event.players) {
       const aliased = matching.playerAliases[player.name];
+      const name = normaliseName(player.name);
       const found = aliased
-        ? (memory.playersByID.get(aliased) ?? { ...player, playerID: aliased })
-        : (twin?.players.find((p) => normaliseName(p.name) === normaliseName(player.name)) ??
-          memory.playersByName.get(normaliseName(player.name)));
+        ? (catalogued.playersByID.get(aliased) ?? memory.playersByID.get(aliased) ?? { ...player, playerID: aliased })
+        : (twin?.players.find((p) => normaliseName(p.name) === name) ??
+          catalogued.playersByName.get(name) ??
+          memory.playersByName.get(name));
       if (!found) count("unmatched_player");
       renamed.set(player.playerID, found ?? player);
     }
@@ -142,13 +198,7 @@ export class NameMatcher {
   private memory(leagueID: string): LeagueMemory {
     let memory = this.leagues.get(leagueID);
     if (!memory) {
-      memory = {
-        teamsByName: new Map(),
-        teamsByID: new Map(),
-        playersByName: new Map(),
-        playersByID: new Map(),
-        events: new Map(),
-      };
+      memory = { ...emptyIndex(), events: new Map() };
       this.leagues.set(leagueID, memory);
     }
     return memory;
@@ -159,14 +209,17 @@ export class NameMatcher {
  * Learns from every ID-carrying snapshot, then matches the name-carrying ones. `idSourceFailed`: an
  * ID-carrying source delivered nothing this cycle (see NameMatcher.match).
  */
-export function matchAcrossSources<T extends { snapshot: FeedSnapshot; matching?: NameMatching }>(
+export async function matchAcrossSources<T extends { snapshot: FeedSnapshot; matching?: NameMatching }>(
   matcher: NameMatcher,
   snapshots: T[],
   nowMs: number,
   idSourceFailed = false,
-): T[] {
+  onCatalogueFailure?: (leagueID: string, err: unknown) => void,
+): Promise<T[]> {
   // Only worth learning when some source names its teams (the simulated pair needs none of it).
   if (!snapshots.some((s) => s.matching)) return snapshots;
+  const named = snapshots.flatMap((s) => (s.matching ? s.snapshot.leagues.map((l) => l.leagueID) : []));
+  for (const { leagueID, err } of await matcher.refreshCatalogue(named)) onCatalogueFailure?.(leagueID, err);
   for (const s of snapshots) if (!s.matching) matcher.learn(s.snapshot, nowMs);
   return snapshots.map((s) =>
     s.matching ? { ...s, snapshot: matcher.match(s.snapshot, s.matching, idSourceFailed) } : s,

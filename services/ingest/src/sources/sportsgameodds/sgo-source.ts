@@ -2,6 +2,7 @@
 // events, teams, players, results and status already speak our contract (it extends their schema);
 // each byBookmaker entry becomes one quote. A league whose fetch fails keeps its last good snapshot
 // (with its old write time, so it goes stale truthfully); never are events dropped for a failure.
+// The plan's objects per month are kept in the ingest store: each page asks for no more than is left.
 import type {
   FeedBook,
   FeedEvent,
@@ -16,6 +17,7 @@ import { addQuotes, bookOf } from "../books";
 import { Tally } from "../http/tally";
 import { LastGoodEvents } from "../last-good";
 import { UpstreamClient, type UpstreamClientOptions } from "../http/upstream-client";
+import { SpendAllowance, type SpendLedger } from "../spend/allowance";
 import { americanToDecimal } from "../../domain/odds-format";
 import { sgoBookmakerOddsSchema, sgoEventSchema, sgoOddSchema, sgoPageSchema, type SgoEvent } from "./sgo-types";
 
@@ -32,6 +34,8 @@ export interface SgoSourceConfig {
   pageLimit: number;
   /** The plan's objects (events) per calendar month; 0 = unlimited. Past it, leagues keep their last snapshot. */
   objectsPerMonth: number;
+  /** Where the objects used per month are kept (the ingest store); required with a monthly limit. */
+  spendLedger?: SpendLedger;
   /** Only these bookmakers (empty = all). */
   bookmakers: string[];
   http: UpstreamClientOptions;
@@ -44,18 +48,23 @@ export class SportsGameOddsSource implements FeedSource {
   readonly rank: number;
   private readonly client: UpstreamClient;
   private readonly lastGood = new LastGoodEvents();
-  private month = "";
-  private objectsThisMonth = 0;
+  private readonly objects: SpendAllowance;
 
   constructor(private readonly config: SgoSourceConfig) {
     this.id = config.id;
     this.rank = config.rank;
     this.client = new UpstreamClient(config.http);
+    this.objects = new SpendAllowance({
+      sourceID: config.id,
+      period: "month",
+      limit: config.objectsPerMonth > 0 ? config.objectsPerMonth : Number.POSITIVE_INFINITY,
+      ledger: config.spendLedger,
+    });
   }
 
-  /** Objects counted against the plan this calendar month (UTC). */
+  /** Objects counted against the plan in the calendar month (UTC) of the last request. */
   get objectsUsed(): number {
-    return this.objectsThisMonth;
+    return this.objects.spent;
   }
 
   async fetchSnapshot(at: Date): Promise<FeedSnapshot> {
@@ -86,23 +95,34 @@ export class SportsGameOddsSource implements FeedSource {
     let cursor: string | undefined;
     let page = 0;
     do {
-      this.assertWithinPlan(at);
+      // A page never asks for more objects than the month has left, and its size is reserved first.
+      const limit = Math.min(this.config.pageLimit, await this.objects.left(at));
+      const reservation = limit > 0 ? await this.objects.reserve(at, limit) : undefined;
+      if (!reservation) {
+        throw new Error(`SportsGameOdds plan: ${this.config.objectsPerMonth} objects this month already used`);
+      }
       const url = new URL("v2/events/", withSlash(this.config.baseUrl));
       url.searchParams.set("leagueID", league.leagueID);
       url.searchParams.set("oddsAvailable", "true");
       url.searchParams.set("includeAltLines", "true");
-      url.searchParams.set("limit", String(this.config.pageLimit));
+      url.searchParams.set("limit", String(limit));
       if (cursor) url.searchParams.set("cursor", cursor);
       // The API answers 404 for a last cursor that has nothing behind it (and for a league with no
       // events at all): that is the end, not an error. A first-page 404 is counted, to tell it from a bad URL.
-      const res = await this.client.getJson(url.toString(), { "x-api-key": this.config.apiKey }, [404]);
-      if (res.status === 404) {
+      let res;
+      try {
+        res = await this.client.getJson(url.toString(), { "x-api-key": this.config.apiKey }, [404]);
+      } catch (err) {
+        await this.objects.settle(reservation, 0);
+        throw err;
+      }
+      const parsed = res.status === 404 ? undefined : sgoPageSchema.safeParse(res.body);
+      await this.objects.settle(reservation, parsed?.success ? parsed.data.data.length : 0);
+      if (!parsed) {
         if (page === 0) skipped.add("empty_league_404");
         break;
       }
-      const parsed = sgoPageSchema.safeParse(res.body);
       if (!parsed.success) throw new Error(`SportsGameOdds ${league.leagueID}: page ${page + 1} is not an events page`);
-      this.objectsThisMonth += parsed.data.data.length;
       for (const raw of parsed.data.data) {
         const event = sgoEventSchema.safeParse(raw);
         if (!event.success) skipped.add("malformed_event");
@@ -111,17 +131,6 @@ export class SportsGameOddsSource implements FeedSource {
       cursor = parsed.data.nextCursor ?? undefined;
       page += 1;
     } while (cursor);
-  }
-
-  private assertWithinPlan(at: Date): void {
-    const month = at.toISOString().slice(0, 7);
-    if (month !== this.month) {
-      this.month = month;
-      this.objectsThisMonth = 0;
-    }
-    if (this.config.objectsPerMonth > 0 && this.objectsThisMonth >= this.config.objectsPerMonth) {
-      throw new Error(`SportsGameOdds plan: ${this.config.objectsPerMonth} objects this month already used`);
-    }
   }
 
   private feedEvent(event: SgoEvent, skipped: Tally): FeedEvent {

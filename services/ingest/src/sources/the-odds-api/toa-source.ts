@@ -2,7 +2,8 @@
 // totals, and h2h_lay for exchanges), and per event /events/{id}/odds for player and period markets,
 // within a daily credit budget. Teams and players come as names; the cycle matches them (and the
 // event) to the ID-carrying sources through `nameMatching`. What a request failed to refresh stays
-// as last fetched, with its real fetch time.
+// as last fetched, with its real fetch time. Every request is billed against the daily budget kept
+// in the ingest store: its cost reserved before it is made, settled to x-requests-last after.
 import type {
   FeedBook,
   FeedEvent,
@@ -17,10 +18,11 @@ import type {
 } from "../feed-source";
 import { addQuotes, bookOf } from "../books";
 import { Tally } from "../http/tally";
-import { UpstreamClient, type UpstreamClientOptions } from "../http/upstream-client";
+import { UpstreamClient, type UpstreamClientOptions, type UpstreamResponse } from "../http/upstream-client";
+import { SpendAllowance, type SpendLedger } from "../spend/allowance";
 import { withSlash } from "../sportsgameodds/sgo-source";
 import { americanToDecimal } from "../../domain/odds-format";
-import { DailyBudget, pollingInterval, type PollingStep } from "./budget";
+import { farReserve, pollingInterval, type PollingStep } from "./budget";
 import { marketKind, outcomeTokens, type MarketTable } from "./market-table";
 import { toaBookmakerSchema, toaEventSchema, toaMarketSchema, toaOutcomeSchema, type ToaEvent } from "./toa-types";
 
@@ -44,6 +46,8 @@ export interface TheOddsApiConfig {
   leagues: TheOddsApiLeague[];
   markets: MarketTable;
   dailyBudget: number;
+  /** Where the credits spent per day are kept (the ingest store). */
+  spendLedger: SpendLedger;
   /** How often each league's main markets are fetched. */
   mainEveryMs: number;
   eventPolling: PollingStep[];
@@ -63,8 +67,10 @@ export class TheOddsApiSource implements FeedSource {
   readonly id: string;
   readonly rank: number;
   readonly nameMatching: NameMatching;
-  readonly budget: DailyBudget;
+  readonly budget: SpendAllowance;
   private readonly client: UpstreamClient;
+  /** Headers of the last answer the upstream gave (any status), to settle what a request cost. */
+  private lastAnswer: Headers | undefined;
   /** Last good main answer per league and per-event answer per event. */
   private readonly main = new Map<string, Fetched<ToaEvent[]>>();
   private readonly perEvent = new Map<string, Fetched<ToaEvent>>();
@@ -73,11 +79,18 @@ export class TheOddsApiSource implements FeedSource {
     this.id = config.id;
     this.rank = config.rank;
     this.nameMatching = config.nameMatching;
-    this.budget = new DailyBudget(config.dailyBudget);
+    this.budget = new SpendAllowance({
+      sourceID: config.id,
+      period: "day",
+      limit: config.dailyBudget,
+      ledger: config.spendLedger,
+    });
     this.client = new UpstreamClient({
       ...config.http,
       onAnswer: (status, headers) => {
-        this.budget.observePlan(headers);
+        this.lastAnswer = headers;
+        const remaining = creditHeader(headers, "x-requests-remaining");
+        if (remaining !== undefined) this.budget.observePlan(remaining);
         config.http.onAnswer?.(status, headers);
       },
     });
@@ -109,14 +122,10 @@ export class TheOddsApiSource implements FeedSource {
     const last = this.main.get(league.leagueID);
     if (last && at.getTime() - last.at.getTime() < this.config.mainEveryMs) return;
     const cost = this.mainMarkets.length * this.regionCount();
-    if (!this.budget.allows(at, cost)) {
-      tally.add("budget_skipped_request");
-      return;
-    }
     const url = this.url(`v4/sports/${league.sportKey}/odds`, this.mainMarkets);
+    const res = await this.billedGet(at, url, cost, 0, `${league.sportKey} odds`, tally);
+    if (!res) return;
     try {
-      const res = await this.client.getJson(url, {});
-      this.budget.record(at, res.headers, cost);
       if (!Array.isArray(res.body))
         throw new Error(`The Odds API ${league.sportKey}: the answer is not a list of events`);
       const events: ToaEvent[] = [];
@@ -137,6 +146,53 @@ export class TheOddsApiSource implements FeedSource {
     }
   }
 
+  /**
+   * One billed GET: `cost` reserved (with `keep` still left after it) before the request, settled
+   * after it to what the answer says it cost. A failed request that got an answer costs what that
+   * answer says (nothing when it does not say); one that got no answer keeps its reservation.
+   * Undefined when the budget, the spend store or the request said no (each counted in the tally).
+   */
+  private async billedGet(
+    at: Date,
+    url: string,
+    cost: number,
+    keep: number,
+    what: string,
+    tally: Tally,
+  ): Promise<UpstreamResponse | undefined> {
+    let reservation;
+    try {
+      reservation = await this.budget.reserve(at, cost, keep);
+    } catch (err) {
+      tally.add("spend_store_failed");
+      this.config.onFetchError?.(`${what} (spend store)`, err);
+      return undefined;
+    }
+    if (!reservation) {
+      tally.add("budget_skipped_request");
+      return undefined;
+    }
+    this.lastAnswer = undefined;
+    let res: UpstreamResponse | undefined;
+    let actual = cost;
+    try {
+      res = await this.client.getJson(url, {});
+      actual = creditHeader(res.headers, "x-requests-last") ?? cost;
+    } catch (err) {
+      tally.add("request_failed");
+      this.config.onFetchError?.(what, err);
+      if (this.lastAnswer) actual = creditHeader(this.lastAnswer, "x-requests-last") ?? 0;
+    }
+    try {
+      await this.budget.settle(reservation, actual);
+    } catch (err) {
+      // The reservation stays stored: the day is over-counted, never under-counted.
+      tally.add("spend_store_failed");
+      this.config.onFetchError?.(`${what} (spend store)`, err);
+    }
+    return res;
+  }
+
   /** Polls the per-event markets of events that are due, nearest kickoff first, within the budget. */
   private async refreshEvents(league: TheOddsApiLeague, events: ToaEvent[], at: Date, tally: Tally): Promise<void> {
     if (league.eventMarkets.length === 0) return;
@@ -146,23 +202,21 @@ export class TheOddsApiSource implements FeedSource {
       const msToKickoff = Date.parse(event.commence_time) - at.getTime();
       const last = this.perEvent.get(event.id);
       if (last && at.getTime() - last.at.getTime() < pollingInterval(this.config.eventPolling, msToKickoff)) continue;
-      if (!this.budget.allows(at, cost, this.budget.reserveFor(msToKickoff))) {
-        tally.add("budget_skipped_request");
-        continue;
-      }
       const url = this.url(
         `v4/sports/${league.sportKey}/events/${encodeURIComponent(event.id)}/odds`,
         league.eventMarkets,
       );
+      const keep = farReserve(this.config.dailyBudget, msToKickoff);
+      const what = `${league.sportKey} event ${event.id}`;
+      const res = await this.billedGet(at, url, cost, keep, what, tally);
+      if (!res) continue;
       try {
-        const res = await this.client.getJson(url, {});
-        this.budget.record(at, res.headers, cost);
         const parsed = toaEventSchema.safeParse(res.body);
         if (!parsed.success) throw new Error(`The Odds API event ${event.id}: the answer is not an event`);
         this.perEvent.set(event.id, { value: parsed.data, at });
       } catch (err) {
         tally.add("request_failed");
-        this.config.onFetchError?.(`${league.sportKey} event ${event.id}`, err);
+        this.config.onFetchError?.(what, err);
       }
     }
   }
@@ -309,6 +363,12 @@ export class TheOddsApiSource implements FeedSource {
       back.maxStake ??= lay.betLimit;
     }
   }
+}
+
+/** A credit count header (x-requests-last, x-requests-remaining), when present and numeric. */
+function creditHeader(headers: Headers, name: string): number | undefined {
+  const value = Number(headers.get(name));
+  return headers.has(name) && Number.isFinite(value) ? value : undefined;
 }
 
 function decimalOf(american: number): number | undefined {
