@@ -9,3 +9,5 @@ export * as filters from "./contract/filters";
 export * as planScope from "./contract/plan-scope";
 export * as pageLimits from "./contract/page-limits";
 export * as objects from "./contract/objects";
+export * as oddsFormat from "./contract/odds-format";
+export * as pricing from "./contract/pricing";

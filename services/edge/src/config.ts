@@ -40,10 +40,8 @@ export const edgeConfigSchema = baseConfigSchema.extend({
     .string({ error: `is required (at least ${MIN_CURSOR_SECRET_LENGTH} characters; the local launcher sets one)` })
     .min(MIN_CURSOR_SECRET_LENGTH, { error: `needs at least ${MIN_CURSOR_SECRET_LENGTH} characters` }),
   /** Earlier cursor secrets, comma-separated, still accepted while a rotation settles (cursors are sealed with CURSOR_SECRET). */
-  CURSOR_SECRETS_PREVIOUS: z
-    .string()
-    .default("")
-    .transform((raw) => raw.split(",").filter((secret) => secret.length > 0))
+  CURSOR_SECRETS_PREVIOUS: env
+    .list()
     .pipe(
       z.array(
         z

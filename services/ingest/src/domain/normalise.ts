@@ -12,12 +12,15 @@ import type {
   SideOdds,
   TeamState,
 } from "./model";
-import { oddId } from "@odds/proto";
+import { oddId, oddsFormat, pricing } from "@odds/proto";
 import { toStatEntityID, toToken } from "./odd-id";
 
+const { decimalToAmerican, formatLine } = oddsFormat;
+const { consensusOf, fairPricesOf, sidePriceFields } = pricing;
+type Consensus = pricing.Consensus;
+type SideQuote = pricing.SideQuote;
+
 const { formatOddID, isPlayerEntity, marketGroupID, opposingOddID, parseOddID } = oddId;
-import { decimalToAmerican, formatLine, probabilityToAmerican } from "./odds-format";
-import { consensusOf, fairPricesOf, type Consensus, type SideQuote } from "./pricing";
 
 export interface RankedSnapshot {
   sourceID: string;
@@ -413,15 +416,6 @@ function priceEvent(
       const side = consensus.get(oddID);
       if (!side) continue;
       const playerID = isPlayerEntity(parts.statEntityID) ? parts.statEntityID : undefined;
-      const sideFair = fair?.bySide.get(oddID);
-      const lineSlot = (line: number | undefined) =>
-        line === undefined
-          ? {}
-          : parts.betTypeID === "sp"
-            ? { spread: formatLine(line, true) }
-            : { overUnder: formatLine(line, false) };
-      const book = lineSlot(side.line);
-      const fairLine = lineSlot(sideFair?.line);
       const period = context.periodState(parts.periodID);
       odds[oddID] = {
         oddID,
@@ -438,14 +432,7 @@ function priceEvent(
         }),
         ...parts,
         playerID,
-        bookOdds: probabilityToAmerican(Math.min(0.999, side.probability)),
-        bookOddsAvailable: side.available,
-        bookSpread: book.spread,
-        bookOverUnder: book.overUnder,
-        fairOdds: sideFair ? probabilityToAmerican(Math.min(0.999, Math.max(0.001, sideFair.probability))) : undefined,
-        fairOddsAvailable: fair?.fromSharp ?? false,
-        fairSpread: sideFair ? fairLine.spread : undefined,
-        fairOverUnder: sideFair ? fairLine.overUnder : undefined,
+        ...sidePriceFields(parts.betTypeID, side, fair, oddID),
         started: period.started,
         ended: period.ended,
         cancelled: period.cancelled,

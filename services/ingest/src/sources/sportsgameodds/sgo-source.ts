@@ -2,6 +2,7 @@
 // events, teams, players, results and status already speak our contract (it extends their schema);
 // each byBookmaker entry becomes one quote. A league whose fetch fails keeps its last good snapshot
 // (with its old write time, so it goes stale truthfully); never are events dropped for a failure.
+import { oddsFormat } from "@odds/proto";
 import type {
   FeedBook,
   FeedEvent,
@@ -16,7 +17,6 @@ import { addQuotes, bookOf } from "../books";
 import { Tally } from "../http/tally";
 import { LastGoodEvents } from "../last-good";
 import { UpstreamClient, type UpstreamClientOptions } from "../http/upstream-client";
-import { americanToDecimal } from "../../domain/odds-format";
 import { sgoBookmakerOddsSchema, sgoEventSchema, sgoOddSchema, sgoPageSchema, type SgoEvent } from "./sgo-types";
 
 /** Bet types we map; any other market is skipped and counted as unknown. */
@@ -225,7 +225,14 @@ function quotesOf(
     const lineValue = line === undefined ? undefined : Number(line);
     if (lineValue !== undefined && !Number.isFinite(lineValue)) return undefined;
     try {
-      return { ...base, decimal: americanToDecimal(odds), line: lineValue, mainLine, suspended: !available, deeplink };
+      return {
+        ...base,
+        decimal: oddsFormat.americanToDecimal(odds),
+        line: lineValue,
+        mainLine,
+        suspended: !available,
+        deeplink,
+      };
     } catch {
       return undefined;
     }

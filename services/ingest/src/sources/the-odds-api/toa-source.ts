@@ -3,6 +3,7 @@
 // within a daily credit budget. Teams and players come as names; the cycle matches them (and the
 // event) to the ID-carrying sources through `nameMatching`. What a request failed to refresh stays
 // as last fetched, with its real fetch time.
+import { oddsFormat } from "@odds/proto";
 import type {
   FeedBook,
   FeedEvent,
@@ -19,7 +20,6 @@ import { addQuotes, bookOf } from "../books";
 import { Tally } from "../http/tally";
 import { UpstreamClient, type UpstreamClientOptions } from "../http/upstream-client";
 import { withSlash } from "../sportsgameodds/sgo-source";
-import { americanToDecimal } from "../../domain/odds-format";
 import { DailyBudget, pollingInterval, type PollingStep } from "./budget";
 import { marketKind, outcomeTokens, type MarketTable } from "./market-table";
 import { toaBookmakerSchema, toaEventSchema, toaMarketSchema, toaOutcomeSchema, type ToaEvent } from "./toa-types";
@@ -314,7 +314,7 @@ export class TheOddsApiSource implements FeedSource {
 function decimalOf(american: number): number | undefined {
   if (!Number.isInteger(american)) return undefined;
   try {
-    return americanToDecimal(american > 0 ? `+${american}` : String(american));
+    return oddsFormat.americanToDecimal(american > 0 ? `+${american}` : String(american));
   } catch {
     return undefined;
   }
