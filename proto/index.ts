@@ -10,3 +10,5 @@ export * as planScope from "./contract/plan-scope";
 export * as pageLimits from "./contract/page-limits";
 export * as staleness from "./contract/staleness";
 export * as objects from "./contract/objects";
+export * as oddsFormat from "./contract/odds-format";
+export * as pricing from "./contract/pricing";

@@ -215,8 +215,24 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
         "V2_RETIRED",
         "METRICS_PORT",
         "LOG_LEVEL",
+        "CURSOR_SECRET",
+        "DOWNSTREAM_DEADLINE_MS",
+        "RATE_LIMIT_TIMEOUT_MS",
+        "PLAN_CACHE_TTL_MS",
+        "KEY_RESOLVE_TIMEOUT_MS",
+        "KEY_STALE_GRANT_MS",
+        "STORE_BREAK_AFTER_FAILURES",
+        "STORE_PROBE_AFTER_MS",
+        "ANSWER_CACHE_MAX_BYTES",
+        "ANSWER_CACHE_MAX_AGE_MS",
+        "FEED_VERSION_POLL_MS",
       ]),
     );
+    // The edge's settings as its config reads them: integers, the cache bound not in scientific notation.
+    expect(edge.ANSWER_CACHE_MAX_BYTES.value).toBe("67108864");
+    expect(edge.KEY_STALE_GRANT_MS.value).toBe("900000");
+    expect(edge.CURSOR_SECRET.value).toBeUndefined();
+    expect(edge.CURSOR_SECRET.valueFrom.secretKeyRef).toEqual({ name: `${nameOf("edge")}`, key: "cursor-secret" });
     const ingest = envOf(container(objects(), "ingest"));
     for (const dep of ["events", "history", "catalogue"]) {
       expect(ingest[`${dep.toUpperCase()}_SERVICE_ADDR`].value).toBe(serviceAddr(dep));
@@ -365,6 +381,15 @@ describe("environment specifics", () => {
     expect(Object.keys(secret.stringData)).toHaveLength(7);
   });
 
+  test("dev creates the edge's cursor Secret (48 random characters); staging and prod name the operator's", () => {
+    const secret = find(rendered["values-dev.yaml"], "Secret", nameOf("edge"));
+    expect(secret.stringData["cursor-secret"]).toMatch(/^[A-Za-z0-9]{48}$/);
+    for (const file of ["values-staging.yaml", "values-prod.yaml"] as const) {
+      const ref = envOf(container(rendered[file], "edge")).CURSOR_SECRET.valueFrom.secretKeyRef;
+      expect(ref).toEqual({ name: "odds-read-api-edge", key: "cursor-secret" });
+    }
+  });
+
   test("staging and prod export traces to the OTLP collector; prod fails closed on rate limits", () => {
     for (const file of ["values-staging.yaml", "values-prod.yaml"] as const) {
       for (const component of SERVICES) {
@@ -464,16 +489,21 @@ describe("environment specifics", () => {
     expect(badDuration.output).toContain("/envoy/timeouts/route");
   });
 
+  /** `helm template` of the default values with one value set (failures expected). */
+  const templateSetting = (setting: string) =>
+    run(tool("helm"), ["template", "x", staged.dir, "--kube-version", "1.30.0", "--set", setting]);
+
+  test("rendering for prod or staging fails, naming the value, without the operator's cursor Secret", () => {
+    const result = templateSetting("environment=prod");
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("edge.cursorSecret.existingSecret is required in prod");
+    const shortSecret = templateSetting("edge.cursorSecret.value=short");
+    expect(shortSecret.status).not.toBe(0);
+    expect(shortSecret.output).toContain("/edge/cursorSecret/value");
+  });
+
   test("rendering fails, naming the value, when a store URI is missing and no existingSecret is set", () => {
-    const result = run(tool("helm"), [
-      "template",
-      "x",
-      staged.dir,
-      "--kube-version",
-      "1.30.0",
-      "--set",
-      "stores.uris.usage=null",
-    ]);
+    const result = templateSetting("stores.uris.usage=null");
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("stores.uris.usage is required");
   });

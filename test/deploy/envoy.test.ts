@@ -111,6 +111,17 @@ describe.each(VALUES_FILES)("Envoy config rendered with %s", (file) => {
     expect(hcm.http_filters.at(-1).name).toBe("envoy.filters.http.router");
   });
 
+  test("answers oversized requests (431 headers, 413 body) and its other refusals in the API's failure envelope", () => {
+    const replies = publicManager().local_reply_config;
+    expect(replies.body_format.json_format).toEqual({ success: false, error: "%LOCAL_REPLY_BODY%" });
+    const mapped = (status: number) =>
+      replies.mappers.find((m: any) => m.filter.status_code_filter?.comparison.value.default_value === status)
+        ?.body_format_override.json_format;
+    expect(mapped(431)).toMatchObject({ success: false, error: "Request too large" });
+    expect(mapped(431).message).toContain(`${publicManager().max_request_headers_kb} KiB`);
+    expect(mapped(413)).toMatchObject({ success: false, error: "Request too large" });
+  });
+
   test("access logs are JSON lines whose path drops the query string (no apiKey) and which log no headers with keys", () => {
     const [log] = publicManager().access_log;
     const format = log.typed_config.log_format;

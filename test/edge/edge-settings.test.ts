@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { freePort, REPO_ROOT, spawnManaged, waitUntil, type ManagedProcess } from "@odds/local";
+import { DEV_CURSOR_SECRET, freePort, REPO_ROOT, spawnManaged, waitUntil, type ManagedProcess } from "@odds/local";
 import { e2eStack } from "../support/e2e";
 
 /** A second edge process beside the stack's, with its own settings, on the same services. */
@@ -22,6 +22,7 @@ async function startEdge(env: Record<string, string>): Promise<{ baseUrl: string
         CATALOGUE_SERVICE_ADDR: `127.0.0.1:${stack.ports.catalogue}`,
         USAGE_SERVICE_ADDR: `127.0.0.1:${stack.ports.usage}`,
         REDIS_URL: stack.uris.redis ?? "",
+        CURSOR_SECRET: DEV_CURSOR_SECRET,
         ...env,
       },
     },

@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  DEV_CURSOR_SECRET,
   freePort,
   REPO_ROOT,
   spawnManaged,
@@ -56,6 +57,7 @@ async function startEdge(env: Record<string, string> = {}): Promise<string> {
     CATALOGUE_SERVICE_ADDR: `127.0.0.1:${stack.ports.catalogue}`,
     USAGE_SERVICE_ADDR: `127.0.0.1:${usagePort}`,
     REDIS_URL: redis.url,
+    CURSOR_SECRET: DEV_CURSOR_SECRET,
     PLAN_CACHE_TTL_MS: "300",
     ...env,
   });

@@ -79,6 +79,11 @@ an explicit false, 0 or "" in a service block does override the default.
 {{- default (printf "%s-stores" (include "odds.fullname" .)) .Values.stores.existingSecret -}}
 {{- end -}}
 
+{{/* The Secret holding the edge's CURSOR_SECRET: the operator's (existingSecret) or the one the chart creates. */}}
+{{- define "odds.edgeSecretName" -}}
+{{- default (printf "%s-edge" (include "odds.fullname" .)) .Values.edge.cursorSecret.existingSecret -}}
+{{- end -}}
+
 {{/* host:port of an internal gRPC service, as <NAME>_SERVICE_ADDR expects. */}}
 {{- define "odds.serviceAddr" -}}
 {{- printf "%s:%v" (include "odds.componentName" .) (index .root.Values .component).grpcPort -}}
@@ -124,6 +129,38 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
   value: {{ $s.rateLimitFailMode | quote }}
 - name: V2_RETIRED
   value: {{ $s.v2Retired | quote }}
+- name: CURSOR_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "odds.edgeSecretName" $root }}
+      key: {{ $s.cursorSecret.key }}
+{{- if $s.cursorSecret.previousKey }}
+- name: CURSOR_SECRETS_PREVIOUS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "odds.edgeSecretName" $root }}
+      key: {{ $s.cursorSecret.previousKey }}
+{{- end }}
+- name: DOWNSTREAM_DEADLINE_MS
+  value: {{ $s.downstreamDeadlineMs | quote }}
+- name: RATE_LIMIT_TIMEOUT_MS
+  value: {{ $s.rateLimitTimeoutMs | quote }}
+- name: PLAN_CACHE_TTL_MS
+  value: {{ $s.planCacheTtlMs | quote }}
+- name: KEY_RESOLVE_TIMEOUT_MS
+  value: {{ $s.keyResolveTimeoutMs | quote }}
+- name: KEY_STALE_GRANT_MS
+  value: {{ $s.keyStaleGrantMs | quote }}
+- name: STORE_BREAK_AFTER_FAILURES
+  value: {{ $s.storeBreakAfterFailures | quote }}
+- name: STORE_PROBE_AFTER_MS
+  value: {{ $s.storeProbeAfterMs | quote }}
+- name: ANSWER_CACHE_MAX_BYTES
+  value: {{ $s.answerCache.maxBytes | int64 | quote }}
+- name: ANSWER_CACHE_MAX_AGE_MS
+  value: {{ $s.answerCache.maxAgeMs | quote }}
+- name: FEED_VERSION_POLL_MS
+  value: {{ $s.answerCache.feedVersionPollMs | quote }}
 {{- else if ne $c "archiver" }}
 - name: GRPC_PORT
   value: {{ $s.grpcPort | quote }}

@@ -10,6 +10,9 @@ import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer 
 /** The repository root (deploy/local/dist or deploy/local/src -> ../../..). */
 export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
 
+/** The local stack's cursor secret unless CURSOR_SECRET is set; deployments bring their own (the Helm Secret). */
+export const DEV_CURSOR_SECRET = "local-development-cursor-secret-not-for-deployment";
+
 export const SERVICE_NAMES = ["usage", "events", "history", "catalogue", "ingest", "edge"] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 export type Tier = "lite" | "base" | "internal";
@@ -233,6 +236,7 @@ function serviceEnvironment(
       CATALOGUE_SERVICE_ADDR: addr(ports.catalogue),
       USAGE_SERVICE_ADDR: addr(ports.usage),
       REDIS_URL: uris.redis,
+      CURSOR_SECRET: process.env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
     },
   };
   for (const name of SERVICE_NAMES) Object.assign(env[name], options.serviceEnv?.[name]);

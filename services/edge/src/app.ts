@@ -1,5 +1,5 @@
 import Router from "@koa/router";
-import { redactApiKey, type Logger } from "@odds/platform";
+import { redactApiKey, type CursorSeal, type Logger } from "@odds/platform";
 import Koa, { type Context, type Middleware } from "koa";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
@@ -11,6 +11,7 @@ import { authenticate, rateLimit, type KeyedState } from "./http/admission";
 import { sendAnswer } from "./http/cached-answer";
 import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { renderPage, writeObject, writePage } from "./http/envelope";
+import { isPaged, PagedRequest } from "./http/paging";
 import { errorBoundary, gone, methodNotAllowed, notFound, type RouteErrorScope } from "./http/errors";
 import { lenientQuery, parseQuery } from "./http/query";
 import type { RouteAnswer, RouteDefinition } from "./http/route";
@@ -32,6 +33,8 @@ export interface EdgeAppOptions {
   usage: UsageGateway;
   /** The data routes from `dataRoutes(clients)`; the system routes (/health, /account/usage) are added here. */
   routes: RouteDefinition[];
+  /** Signs the cursors of every paged route and binds them to route, plan scope and query. */
+  cursors: CursorSeal;
   /** Answers cached per route, query, plan scope and data version; absent: every request is loaded. */
   answers?: { cache: ResponseCache; version: () => string };
 }
@@ -90,21 +93,30 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
     route.keyed === false
       ? []
       : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.logger)];
+  const paged = isPaged(route.query);
   router.get(anySlash(route.path), routeScope(route.errors), ...keyed, async (ctx) => {
-    const params = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
+    const raw = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
     if (route.keyed === false) {
-      writeAnswer(ctx, await route.load(params));
+      writeAnswer(ctx, await route.load(raw));
       return;
     }
     const grant = (ctx.state as KeyedState).grant;
+    const paging = paged
+      ? new PagedRequest(options.cursors, `/v2${route.path}`, grant.caller, raw as { cursor?: string })
+      : undefined;
+    const params = paging ? paging.opened() : raw;
+    const load = async () => {
+      const loaded = await route.load(params, grant);
+      return paging ? paging.sealed(loaded) : loaded;
+    };
     const answers = shared ? options.answers : undefined;
     if (!answers) {
-      writeAnswer(ctx, await route.load(params, grant));
+      writeAnswer(ctx, await load());
       return;
     }
     const key = ResponseCache.keyOf(route.path, params, grant.caller, answers.version());
     const answer = await answers.cache.answer(key, async () => {
-      const loaded = await route.load(params, grant);
+      const loaded = await load();
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
       return new Answer(renderPage(loaded), loaded.items.length);
     });

@@ -1,4 +1,4 @@
-import { baseConfigSchema, env } from "@odds/platform";
+import { baseConfigSchema, env, MIN_CURSOR_SECRET_LENGTH } from "@odds/platform";
 import { z } from "zod";
 
 export const edgeConfigSchema = baseConfigSchema.extend({
@@ -33,6 +33,20 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   ANSWER_CACHE_MAX_AGE_MS: env.milliseconds(1_000),
   /** How often the edge reads the feed version that cached answers are keyed by. */
   FEED_VERSION_POLL_MS: env.milliseconds(250),
+  /** HMAC secret of paging cursors. Required: no default, so no deployment signs with a known secret. */
+  CURSOR_SECRET: z
+    .string({ error: `is required (at least ${MIN_CURSOR_SECRET_LENGTH} characters; the local launcher sets one)` })
+    .min(MIN_CURSOR_SECRET_LENGTH, { error: `needs at least ${MIN_CURSOR_SECRET_LENGTH} characters` }),
+  /** Earlier cursor secrets, comma-separated, still accepted while a rotation settles (cursors are sealed with CURSOR_SECRET). */
+  CURSOR_SECRETS_PREVIOUS: env
+    .list()
+    .pipe(
+      z.array(
+        z
+          .string()
+          .min(MIN_CURSOR_SECRET_LENGTH, { error: `each needs at least ${MIN_CURSOR_SECRET_LENGTH} characters` }),
+      ),
+    ),
   /** After v2's retirement every v2 route answers 410 Gone. */
   V2_RETIRED: env.flag(false),
 });

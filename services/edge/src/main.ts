@@ -1,4 +1,11 @@
-import { createLogger, drainHttpServer, Lifecycle, loadConfigOrExit, startMetricsServer } from "@odds/platform";
+import {
+  createLogger,
+  CursorSeal,
+  drainHttpServer,
+  Lifecycle,
+  loadConfigOrExit,
+  startMetricsServer,
+} from "@odds/platform";
 import { createClient } from "redis";
 import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
@@ -76,6 +83,7 @@ async function main(): Promise<void> {
     limiter,
     recorder,
     usage,
+    cursors: new CursorSeal(config.CURSOR_SECRET, config.CURSOR_SECRETS_PREVIOUS),
     routes: dataRoutes(clients),
     answers,
     health: {

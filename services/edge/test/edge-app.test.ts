@@ -1,6 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import { testRedisUrl } from "@odds/local";
-import { metricsRegistry } from "@odds/platform";
+import { CursorSeal, metricsRegistry } from "@odds/platform";
 import { pageLimits } from "@odds/proto";
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
@@ -16,7 +16,7 @@ import { ResponseCache } from "../src/cache/response-cache";
 import { EventsGateway } from "../src/gateways/events";
 import { UsageGateway } from "../src/gateways/usage";
 import { answerUnparseableRequests } from "../src/http/oversized";
-import { pageLimit } from "../src/http/params";
+import { cursor, pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
 import { windowAt, type RateWindow } from "../src/ratelimit/windows";
@@ -37,8 +37,8 @@ const inactiveKey = key("base");
 const burstKey = key("lite");
 const entityKey = key("lite");
 
-/** What the test data routes should do next. */
-let behaviour: () => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
+/** What the test data routes should do next (paged routes are told the cursor they were sent). */
+let behaviour: (cursor?: string) => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
 const item = (value: object) => Buffer.from(JSON.stringify(value));
 
 function testRoutes(): RouteDefinition[] {
@@ -54,6 +54,17 @@ function testRoutes(): RouteDefinition[] {
       errors: [400, 500],
       load: () => behaviour(),
     }),
+    ...["/pages/", "/other-pages/"].map((path) =>
+      defineRoute({
+        path,
+        summary: "Paged widgets",
+        tag: "Test",
+        query: query.extend({ cursor: cursor().optional() }),
+        item: itemSchema,
+        errors: [400, 500],
+        load: (params) => behaviour(params.cursor),
+      }),
+    ),
     defineRoute({
       path: "/odds/history/",
       summary: "History",
@@ -103,6 +114,7 @@ function app(
     }),
     recorder,
     usage: usageGateway,
+    cursors: new CursorSeal("edge-app-test-cursor-secret-32-chars"),
     routes: testRoutes(),
     answers: options.answers,
     health: {
@@ -328,6 +340,54 @@ describe("parameters", () => {
 
   it("checks the key before the parameters", async () => {
     expect((await request(server).get("/v2/widgets/?limit=999")).status).toBe(401);
+  });
+});
+
+describe("paging cursors", () => {
+  const firstPage = async (path = "/v2/pages/?leagueID=AFL", apiKey = baseKey) => {
+    behaviour = async () => ({ items: [item({ widgetID: "a" })], nextCursor: "position-after-a" });
+    const res = await request(server).get(path).set("x-api-key", apiKey);
+    expect(res.status).toBe(200);
+    return res.body.nextCursor as string;
+  };
+  const next = async (path: string, apiKey = baseKey) => {
+    let received: string | undefined;
+    behaviour = async (cursor) => {
+      received = cursor;
+      return { items: [item({ widgetID: "b" })], nextCursor: null };
+    };
+    const res = await request(server).get(path).set("x-api-key", apiKey);
+    return { status: res.status, body: res.body as { message?: string }, received };
+  };
+
+  it("seals the issuer's cursor, and hands the issuer its own cursor back on the next page", async () => {
+    const sealed = await firstPage();
+    expect(sealed).not.toContain("position-after-a");
+    const res = await next(`/v2/pages/?leagueID=AFL&limit=3&cursor=${sealed}`);
+    expect(res.status).toBe(200);
+    expect(res.received).toBe("position-after-a");
+  });
+
+  it("answers 400 naming cursor for a forged, truncated, other-route, other-filter or other-plan cursor", async () => {
+    const sealed = await firstPage();
+    const [body, mac] = sealed.split(".") as [string, string];
+    const claims = JSON.parse(Buffer.from(body, "base64url").toString());
+    const forged = `${Buffer.from(JSON.stringify({ ...claims, c: "position-after-z" })).toString("base64url")}.${mac}`;
+    const cases: [string, string, RegExp][] = [
+      [`/v2/pages/?leagueID=AFL&cursor=${forged}`, baseKey, /not a cursor returned by this API/],
+      [`/v2/pages/?leagueID=AFL&cursor=${sealed.slice(0, -4)}`, baseKey, /not a cursor returned by this API/],
+      [`/v2/pages/?leagueID=AFL&cursor=${body}`, baseKey, /not a cursor returned by this API/],
+      [`/v2/other-pages/?leagueID=AFL&cursor=${sealed}`, baseKey, /another route/],
+      [`/v2/pages/?leagueID=NRL&cursor=${sealed}`, baseKey, /different query parameters/],
+      [`/v2/pages/?leagueID=AFL&cursor=${sealed}`, liteKey, /another plan/],
+    ];
+    for (const [path, apiKey, message] of cases) {
+      const res = await next(path, apiKey);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^cursor: /);
+      expect(res.body.message).toMatch(message);
+      expect(res.received).toBeUndefined();
+    }
   });
 });
 

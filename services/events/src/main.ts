@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 
   const mongo = await connectMongo(config.EVENTS_MONGODB_URI, { appName: "events", logger });
-  const model = new EventReadModel();
+  const model = new EventReadModel({ fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS });
   const feed = new ReadModelSync(new EventStore(mongo.db), model, logger);
   await feed.load();
   feed.startPolling(config.EVENTS_REFRESH_INTERVAL_MS);

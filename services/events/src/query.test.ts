@@ -1,6 +1,5 @@
-import { eventProto, HOUR, NOW } from "../test/fixtures";
+import { eventProto, eventQuery, HOUR, NOW } from "../test/fixtures";
 import {
-  type EventQuery,
   factsOf,
   FULL_SHAPE,
   isStale,
@@ -16,21 +15,7 @@ import { renderEvent } from "./render";
 
 const ALL: PlanScope = { sportIDs: null, leagueIDs: null, bookmakerIDs: null, fairOdds: true };
 
-function query(overrides: Partial<EventQuery> = {}): EventQuery {
-  return {
-    eventIDs: [],
-    sportIDs: [],
-    leagueIDs: [],
-    oddIDs: [],
-    includeOpposingOdds: false,
-    includeAltLines: false,
-    bookmakerIDs: [],
-    teamIDs: [],
-    playerIDs: [],
-    includeFinished: false,
-    ...overrides,
-  };
-}
+const query = eventQuery;
 
 function facts(options: Parameters<typeof eventProto>[0]) {
   return factsOf(renderEvent(eventProto(options)));

@@ -1,5 +1,6 @@
-import { filters, oddId, planScope, staleness } from "@odds/proto";
+import { filters, oddId, planScope, pricing, staleness } from "@odds/proto";
 import { z } from "zod";
+import { pricesForPlan } from "./plan-prices";
 import type { ContractAltLine, ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
 const { matchesFlag, matchesList } = filters;
@@ -155,10 +156,18 @@ export interface OddsShape {
   playerIDs: string[];
   /** Visible bookmakers (plan ∩ request); null = every bookmaker. */
   bookmakerIDs: ReadonlySet<string> | null;
+  /** The plan's bookmakers, over which consensus and fair prices are taken; null = every bookmaker. */
+  planBookmakerIDs: ReadonlySet<string> | null;
+  /** The sharp and exchange bookmakers fair prices come from (when the plan shows them). */
+  fairOddsBookmakers: readonly string[];
   fairOdds: boolean;
 }
 
-export function shapeFor(query: EventQuery, plan: PlanScope): OddsShape {
+export function shapeFor(
+  query: EventQuery,
+  plan: PlanScope,
+  fairOddsBookmakers: readonly string[] = pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS,
+): OddsShape {
   const requested = query.bookmakerIDs.length > 0 ? new Set(query.bookmakerIDs) : null;
   let bookmakerIDs: ReadonlySet<string> | null = requested ?? plan.bookmakerIDs;
   if (requested && plan.bookmakerIDs) bookmakerIDs = new Set([...requested].filter((id) => plan.bookmakerIDs?.has(id)));
@@ -168,6 +177,8 @@ export function shapeFor(query: EventQuery, plan: PlanScope): OddsShape {
     includeAltLines: query.includeAltLines,
     playerIDs: query.playerIDs,
     bookmakerIDs,
+    planBookmakerIDs: plan.bookmakerIDs,
+    fairOddsBookmakers,
     fairOdds: plan.fairOdds,
   };
 }
@@ -175,8 +186,8 @@ export function shapeFor(query: EventQuery, plan: PlanScope): OddsShape {
 /** A key for caching the rendering of a shape that depends only on plan-like settings; undefined = do not cache. */
 export function shapeCacheKey(shape: OddsShape): string | undefined {
   if (shape.oddIDs.length > 0 || shape.playerIDs.length > 0) return undefined;
-  const bookmakers = shape.bookmakerIDs === null ? "*" : [...shape.bookmakerIDs].sort().join(",");
-  return `${shape.fairOdds ? "f" : "-"}${shape.includeAltLines ? "a" : "-"}|${bookmakers}`;
+  const list = (ids: ReadonlySet<string> | null) => (ids === null ? "*" : [...ids].sort().join(","));
+  return `${shape.fairOdds ? "f" : "-"}${shape.includeAltLines ? "a" : "-"}|${list(shape.bookmakerIDs)}|${list(shape.planBookmakerIDs)}`;
 }
 
 /** The shape served when nothing narrows or widens the stored rendering. */
@@ -186,6 +197,8 @@ export const FULL_SHAPE: OddsShape = {
   includeAltLines: false,
   playerIDs: [],
   bookmakerIDs: null,
+  planBookmakerIDs: null,
+  fairOddsBookmakers: [],
   fairOdds: true,
 };
 
@@ -247,18 +260,27 @@ export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsSh
 
 /** A new contract Event with odds, bookmakers, links and fair prices shaped for the request and plan. */
 export function shapeEvent(event: ContractEvent, shape: OddsShape): ContractEvent {
+  const planned = shape.planBookmakerIDs;
+  // Prices over the plan's bookmakers (a request's bookmakerID filter narrows what is shown, not the consensus).
+  const priced = planned === null ? event.odds : pricesForPlan(event.odds, planned, shape.fairOddsBookmakers);
   const odds: Record<string, ContractOdds> = {};
-  for (const oddID of selectedOddIDs(event.odds, shape)) {
-    const shaped = shapeSide(event.odds[oddID] as ContractOdds, shape);
+  for (const oddID of selectedOddIDs(priced, shape)) {
+    const shaped = shapeSide(priced[oddID] as ContractOdds, shape);
     if (shaped) odds[oddID] = shaped;
   }
   const visible = shape.bookmakerIDs;
+  const info =
+    planned === null
+      ? event.info
+      : {
+          ...event.info,
+          // Each bookmaker the plan shows counts once, whatever number of sources carried it.
+          sourceBookmakerCount: event.info.bookmakersPresent.filter((id) => planned.has(id)).length,
+        };
   return {
     ...event,
     info:
-      visible === null
-        ? event.info
-        : { ...event.info, bookmakersPresent: event.info.bookmakersPresent.filter((id) => visible.has(id)) },
+      visible === null ? info : { ...info, bookmakersPresent: info.bookmakersPresent.filter((id) => visible.has(id)) },
     odds,
     links:
       visible === null

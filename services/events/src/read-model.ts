@@ -1,4 +1,5 @@
 import { CursorCodec } from "@odds/platform";
+import { pricing } from "@odds/proto";
 import { LRUCache } from "lru-cache";
 import {
   compareOrder,
@@ -127,9 +128,15 @@ function firstIndex(items: readonly PreparedEvent[], isAtOrAfter: (event: Prepar
  * change (copy-on-write), so a request in flight always reads one consistent snapshot.
  */
 export class EventReadModel {
+  /** Sharp and exchange bookmakers fair prices are re-taken from for plans that show only some bookmakers. */
+  private readonly fairOddsBookmakers: readonly string[];
   private byID = new Map<string, PreparedEvent>();
   private ordered: readonly PreparedEvent[] = [];
   private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0 };
+
+  constructor(options: { fairOddsBookmakers?: readonly string[] } = {}) {
+    this.fairOddsBookmakers = options.fairOddsBookmakers ?? pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS;
+  }
 
   get feedState(): FeedState {
     return this.state;
@@ -158,7 +165,7 @@ export class EventReadModel {
   list(query: EventQuery, plan: PlanScope, page: { limit: number; cursor: string }, nowMs: number): EventPage {
     const binding = cursorBinding(query);
     const after: PagePosition | undefined = page.cursor ? cursorCodec.decode(page.cursor, binding) : undefined;
-    const shape = shapeFor(query, plan);
+    const shape = shapeFor(query, plan, this.fairOddsBookmakers);
     const selected: PreparedEvent[] = [];
     for (const event of this.candidates(query, after, nowMs)) {
       if (!planAllowsEvent(event.facts, plan) || !selectsEvent(event.facts, query, nowMs)) continue;

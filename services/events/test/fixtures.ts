@@ -1,4 +1,5 @@
 import { events } from "@odds/proto";
+import type { EventQuery } from "../src/query";
 
 /** Constructed Event protos for tests: an AFL match with game lines, alt lines, a player prop and a pick market. */
 
@@ -167,4 +168,21 @@ export function eventProto(options: EventOptions): events.Event {
       betslip: { sportsbet: { kind: "deeplink", urlTemplate: "https://sportsbet.example/slip?s={selection}" } },
     },
   });
+}
+
+/** A /events/ query with nothing set but the given fields. */
+export function eventQuery(overrides: Partial<EventQuery> = {}): EventQuery {
+  return {
+    eventIDs: [],
+    sportIDs: [],
+    leagueIDs: [],
+    oddIDs: [],
+    includeOpposingOdds: false,
+    includeAltLines: false,
+    bookmakerIDs: [],
+    teamIDs: [],
+    playerIDs: [],
+    includeFinished: false,
+    ...overrides,
+  };
 }

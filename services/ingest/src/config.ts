@@ -1,15 +1,8 @@
 import { baseConfigSchema, env } from "@odds/platform";
+import { pricing } from "@odds/proto";
 import { z } from "zod";
 
-const csv = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
+const csv = env.list();
 
 /** Every variable ingest reads; documented in the README section "Ingest and the simulated feed". */
 export const ingestConfigSchema = baseConfigSchema.extend({
@@ -35,7 +28,7 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   /** Backfill starts this many days ago; unset means from 2026-08-14 (capture start). */
   BACKFILL_DAYS: z.coerce.number().int().min(0).optional(),
   /** Bookmakers whose prices are de-vigged into fair odds. */
-  FAIR_ODDS_BOOKMAKERS: csv.transform((list) => (list.length > 0 ? list : ["pinnacle", "betfair_ex_au"])),
+  FAIR_ODDS_BOOKMAKERS: csv.transform((list) => (list.length > 0 ? list : [...pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS])),
 });
 
 export type IngestConfig = z.output<typeof ingestConfigSchema>;

@@ -44,6 +44,17 @@ export const env = {
       .enum(["true", "false", "1", "0"])
       .default(fallback ? "true" : "false")
       .transform((v) => v === "true" || v === "1"),
+  /** A comma-separated list; blanks dropped, unset = empty. */
+  list: () =>
+    z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter((item) => item.length > 0),
+      ),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 };
 

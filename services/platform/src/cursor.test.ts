@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CursorCodec } from "./cursor";
+import { CursorSeal, type CursorBinding } from "./cursor-seal";
 import { InvalidArgumentError } from "./errors";
 
 const codec = new CursorCodec("events", z.object({ startsAt: z.number().int(), eventID: z.string() }));
@@ -48,5 +49,60 @@ describe("CursorCodec", () => {
     payload.p.startsAt = "yesterday";
     const tampered = Buffer.from(JSON.stringify(payload)).toString("base64url");
     expect(rejection(() => codec.decode(tampered, query)).message).toMatch(/malformed/);
+  });
+});
+
+const secret = "s".repeat(32);
+const seal = new CursorSeal(secret);
+const binding: CursorBinding = { route: "/v2/events/", scope: '{"tier":"lite"}', query: { leagueID: ["AFL"] } };
+
+describe("CursorSeal", () => {
+  it("opens what it sealed for the same route, plan scope and query, whatever the key order", () => {
+    const token = seal.seal("position-1", binding);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(seal.open(token, { ...binding, query: { leagueID: ["AFL"] } })).toBe("position-1");
+  });
+
+  it("rejects a forged position, a truncated token and a re-signed token, naming cursor", () => {
+    const token = seal.seal("position-1", binding);
+    const [body] = token.split(".") as [string];
+    const claims = JSON.parse(Buffer.from(body, "base64url").toString());
+    const forgedBody = Buffer.from(JSON.stringify({ ...claims, c: "position-999" })).toString("base64url");
+    const forged = `${forgedBody}.${token.split(".")[1]}`;
+    const byOtherSecret = new CursorSeal("o".repeat(32)).seal("position-1", binding);
+    for (const bad of [
+      forged,
+      token.slice(0, -3),
+      token.slice(0, body.length),
+      `${token}x`,
+      byOtherSecret,
+      "",
+      "a.b",
+    ]) {
+      const err = rejection(() => seal.open(bad, binding));
+      expect(err.parameter).toBe("cursor");
+      expect(err.message).toMatch(/^cursor: is not a cursor returned by this API/);
+    }
+  });
+
+  it("rejects a cursor from another route, another plan scope or other filters, saying which", () => {
+    const token = seal.seal("position-1", binding);
+    expect(rejection(() => seal.open(token, { ...binding, route: "/v2/teams/" })).message).toMatch(/another route/);
+    expect(rejection(() => seal.open(token, { ...binding, scope: '{"tier":"base"}' })).message).toMatch(/another plan/);
+    expect(rejection(() => seal.open(token, { ...binding, query: { leagueID: ["NRL"] } })).message).toMatch(
+      /different query parameters/,
+    );
+  });
+
+  it("opens cursors sealed with a previous secret during a rotation, and seals with the current one", () => {
+    const old = new CursorSeal("p".repeat(32)).seal("position-1", binding);
+    const rotated = new CursorSeal(secret, ["p".repeat(32)]);
+    expect(rotated.open(old, binding)).toBe("position-1");
+    expect(seal.open(rotated.seal("position-2", binding), binding)).toBe("position-2");
+  });
+
+  it("refuses a secret short enough to guess", () => {
+    expect(() => new CursorSeal("short")).toThrow(/at least 32 characters/);
+    expect(() => new CursorSeal(secret, ["short"])).toThrow(/at least 32 characters/);
   });
 });

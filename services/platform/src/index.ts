@@ -2,6 +2,7 @@ export * from "./config";
 export * from "./logger";
 export * from "./errors";
 export * from "./cursor";
+export * from "./cursor-seal";
 export * from "./page-limit";
 export * from "./write-queue";
 export * from "./metrics";

@@ -1,6 +1,6 @@
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "@odds/platform";
-import { redactApiKey } from "@odds/platform";
+import { InvalidArgumentError, redactApiKey } from "@odds/platform";
 import type { Middleware } from "koa";
 import { writeFailure } from "./envelope";
 
@@ -79,8 +79,13 @@ export function errorBoundary(logger: Logger): Middleware {
       await next();
     } catch (err) {
       const scope = ctx.state.routeErrors as RouteErrorScope | undefined;
-      const apiError = err instanceof ApiError ? err : (fromGrpcError(err, scope) ?? queryFailed());
-      if (!(err instanceof ApiError)) {
+      const apiError =
+        err instanceof ApiError
+          ? err
+          : err instanceof InvalidArgumentError
+            ? invalidParams(err.message)
+            : (fromGrpcError(err, scope) ?? queryFailed());
+      if (!(err instanceof ApiError) && !(err instanceof InvalidArgumentError)) {
         logger.error(
           { err: { message: (err as Error).message, code: grpcCode(err) }, path: redactApiKey(ctx.url) },
           "request failed",

@@ -59,7 +59,7 @@ export const pageLimit = ({ default: defaultValue, max }: pageLimits.PageLimit) 
     .default(defaultValue)
     .meta({ type: "integer", minimum: 1, maximum: max, default: defaultValue });
 
-/** The nextCursor of the previous page, unchanged. Its integrity is checked by the service that issued it. */
+/** The nextCursor of the previous page, unchanged; its seal is checked by the edge (http/paging.ts), its position by the issuer. */
 export const cursor = () =>
   z
     .string()

@@ -1,5 +1,6 @@
 // What one ingest cycle writes, in the domain's words. The write adapters map these to the
 // events, history and catalogue RPC messages field for field.
+import type { pricing } from "@odds/proto";
 
 export interface BookmakerPrice {
   bookmakerID: string;
@@ -14,7 +15,8 @@ export interface BookmakerPrice {
   deeplink: string;
 }
 
-export interface SideOdds {
+/** The price fields (consensus and fair) come from the contracts package's pricing rules. */
+export interface SideOdds extends pricing.SidePriceFields {
   oddID: string;
   /** Undefined for pick-N and three-way markets. */
   opposingOddID?: string;
@@ -25,14 +27,6 @@ export interface SideOdds {
   betTypeID: string;
   sideID: string;
   playerID?: string;
-  bookOdds: string;
-  bookOddsAvailable: boolean;
-  bookSpread?: string;
-  bookOverUnder?: string;
-  fairOdds?: string;
-  fairOddsAvailable: boolean;
-  fairSpread?: string;
-  fairOverUnder?: string;
   started: boolean;
   ended: boolean;
   cancelled: boolean;

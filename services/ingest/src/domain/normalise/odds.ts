@@ -1,12 +1,16 @@
 // Prices every side of an event: each bookmaker's main and alternate lines, the consensus across
 // bookmakers and the fair price of each market.
-import { oddId } from "@odds/proto";
+import { oddId, oddsFormat, pricing } from "@odds/proto";
 import { marketName } from "../market-names";
 import type { BookmakerPrice, SideOdds } from "../model";
-import { decimalToAmerican, formatLine, probabilityToAmerican } from "../odds-format";
-import { consensusOf, fairPricesOf, type Consensus, type MarketFair, type SideQuote } from "../pricing";
 import type { ChosenBook } from "./sources";
 import type { PeriodState } from "./status";
+
+const { decimalToAmerican, formatLine } = oddsFormat;
+const { consensusOf, fairPricesOf, lineFields, sidePriceFields } = pricing;
+type Consensus = pricing.Consensus;
+type MarketFair = pricing.MarketFair;
+type SideQuote = pricing.SideQuote;
 
 /** Stats the results carry, so markets on them can be graded. */
 const GRADED_STATS = new Set([
@@ -38,12 +42,6 @@ interface BookPrices {
   altLines: Map<string, Record<string, Record<string, BookmakerPrice>>>;
 }
 
-/** A line in the slot its market uses: spread (signed) for spreads, overUnder otherwise. */
-function lineSlot(betTypeID: string, line: number | undefined): { spread?: string; overUnder?: string } {
-  if (line === undefined) return {};
-  return betTypeID === "sp" ? { spread: formatLine(line, true) } : { overUnder: formatLine(line, false) };
-}
-
 export function priceEvent(books: Map<string, ChosenBook>, context: PricingContext): Record<string, SideOdds> {
   const prices = collectPrices(books);
   const { consensus, markets } = consensusByMarket(prices.mainQuotes);
@@ -71,7 +69,7 @@ function collectPrices(books: Map<string, ChosenBook>): BookPrices {
         lastUpdatedAtMs: observedAtMs,
         eventName: book.eventName,
         deeplink: quote.deeplink,
-        ...lineSlot(betTypeID, quote.line),
+        ...lineFields(betTypeID, quote.line),
       };
       if (quote.mainLine) {
         const list = prices.mainQuotes.get(quote.oddID) ?? [];
@@ -119,9 +117,6 @@ function sideOdds(
 ): SideOdds {
   const parts = oddId.parseOddID(oddID);
   const playerID = oddId.isPlayerEntity(parts.statEntityID) ? parts.statEntityID : undefined;
-  const sideFair = fair?.bySide.get(oddID);
-  const book = lineSlot(parts.betTypeID, side.line);
-  const fairLine = lineSlot(parts.betTypeID, sideFair?.line);
   const period = context.periodState(parts.periodID);
   return {
     oddID,
@@ -129,14 +124,7 @@ function sideOdds(
     marketName: sideMarketName(parts, playerID, context),
     ...parts,
     playerID,
-    bookOdds: probabilityToAmerican(Math.min(0.999, side.probability)),
-    bookOddsAvailable: side.available,
-    bookSpread: book.spread,
-    bookOverUnder: book.overUnder,
-    fairOdds: sideFair ? probabilityToAmerican(Math.min(0.999, Math.max(0.001, sideFair.probability))) : undefined,
-    fairOddsAvailable: fair?.fromSharp ?? false,
-    fairSpread: sideFair ? fairLine.spread : undefined,
-    fairOverUnder: sideFair ? fairLine.overUnder : undefined,
+    ...sidePriceFields(parts.betTypeID, side, fair, oddID),
     started: period.started,
     ended: period.ended,
     cancelled: period.cancelled,

@@ -3,6 +3,7 @@
 // each byBookmaker entry becomes one quote. A league whose fetch fails keeps its last good snapshot
 // (with its old write time, so it goes stale truthfully); never are events dropped for a failure.
 // The plan's objects per month are kept in the ingest store: each page asks for no more than is left.
+import { oddsFormat } from "@odds/proto";
 import type {
   FeedBook,
   FeedEvent,
@@ -18,7 +19,6 @@ import { Tally } from "../http/tally";
 import { LastGoodEvents } from "../last-good";
 import { UpstreamClient, type UpstreamClientOptions } from "../http/upstream-client";
 import { SpendAllowance, type SpendLedger } from "../spend/allowance";
-import { americanToDecimal } from "../../domain/odds-format";
 import { sgoBookmakerOddsSchema, sgoEventSchema, sgoOddSchema, sgoPageSchema, type SgoEvent } from "./sgo-types";
 
 /** Bet types we map; any other market is skipped and counted as unknown. */
@@ -234,7 +234,14 @@ function quotesOf(
     const lineValue = line === undefined ? undefined : Number(line);
     if (lineValue !== undefined && !Number.isFinite(lineValue)) return undefined;
     try {
-      return { ...base, decimal: americanToDecimal(odds), line: lineValue, mainLine, suspended: !available, deeplink };
+      return {
+        ...base,
+        decimal: oddsFormat.americanToDecimal(odds),
+        line: lineValue,
+        mainLine,
+        suspended: !available,
+        deeplink,
+      };
     } catch {
       return undefined;
     }

@@ -4,6 +4,7 @@
 // event) to the ID-carrying sources through `nameMatching`. What a request failed to refresh stays
 // as last fetched, with its real fetch time. Every request is billed against the daily budget kept
 // in the ingest store: its cost reserved before it is made, settled to x-requests-last after.
+import { oddsFormat } from "@odds/proto";
 import type {
   FeedBook,
   FeedEvent,
@@ -21,7 +22,6 @@ import { Tally } from "../http/tally";
 import { UpstreamClient, type UpstreamClientOptions, type UpstreamResponse } from "../http/upstream-client";
 import { SpendAllowance, type SpendLedger } from "../spend/allowance";
 import { withSlash } from "../sportsgameodds/sgo-source";
-import { americanToDecimal } from "../../domain/odds-format";
 import { farReserve, pollingInterval, type PollingStep } from "./budget";
 import { marketKind, outcomeTokens, type MarketTable } from "./market-table";
 import { toaBookmakerSchema, toaEventSchema, toaMarketSchema, toaOutcomeSchema, type ToaEvent } from "./toa-types";
@@ -374,7 +374,7 @@ function creditHeader(headers: Headers, name: string): number | undefined {
 function decimalOf(american: number): number | undefined {
   if (!Number.isInteger(american)) return undefined;
   try {
-    return americanToDecimal(american > 0 ? `+${american}` : String(american));
+    return oddsFormat.americanToDecimal(american > 0 ? `+${american}` : String(american));
   } catch {
     return undefined;
   }

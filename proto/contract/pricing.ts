@@ -1,5 +1,5 @@
 // Consensus and fair prices of a market. Pure functions of the bookmakers' main-line quotes.
-import { impliedProbability } from "./odds-format";
+import { formatLine, impliedProbability, probabilityToAmerican } from "./odds-format";
 
 export interface SideQuote {
   bookmakerID: string;
@@ -96,3 +96,46 @@ export function fairPricesOf(
   );
   return { fromSharp: false, bySide };
 }
+
+/** One side's consensus and fair price as the contract's Odds fields carry them (absent: undefined). */
+export interface SidePriceFields {
+  bookOdds: string;
+  bookOddsAvailable: boolean;
+  bookSpread?: string;
+  bookOverUnder?: string;
+  fairOdds?: string;
+  fairOddsAvailable: boolean;
+  fairSpread?: string;
+  fairOverUnder?: string;
+}
+
+/** A line in the slot its bet type uses: spreads signed ("+6.5"), totals plain. */
+export function lineFields(betTypeID: string, line: number | undefined): { spread?: string; overUnder?: string } {
+  if (line === undefined) return {};
+  return betTypeID === "sp" ? { spread: formatLine(line, true) } : { overUnder: formatLine(line, false) };
+}
+
+/** The contract's price fields of one side from its consensus and its market's fair prices. */
+export function sidePriceFields(
+  betTypeID: string,
+  consensus: Consensus,
+  fair: MarketFair | undefined,
+  oddID: string,
+): SidePriceFields {
+  const book = lineFields(betTypeID, consensus.line);
+  const sideFair = fair?.bySide.get(oddID);
+  const fairLine = lineFields(betTypeID, sideFair?.line);
+  return {
+    bookOdds: probabilityToAmerican(Math.min(0.999, consensus.probability)),
+    bookOddsAvailable: consensus.available,
+    bookSpread: book.spread,
+    bookOverUnder: book.overUnder,
+    fairOdds: sideFair ? probabilityToAmerican(Math.min(0.999, Math.max(0.001, sideFair.probability))) : undefined,
+    fairOddsAvailable: fair?.fromSharp ?? false,
+    fairSpread: sideFair ? fairLine.spread : undefined,
+    fairOverUnder: sideFair ? fairLine.overUnder : undefined,
+  };
+}
+
+/** The sharp and exchange bookmakers fair prices are taken from, unless FAIR_ODDS_BOOKMAKERS names others. */
+export const DEFAULT_FAIR_ODDS_BOOKMAKERS: readonly string[] = ["pinnacle", "betfair_ex_au"];
