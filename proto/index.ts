@@ -8,4 +8,6 @@ export * as oddId from "./contract/odd-id";
 export * as filters from "./contract/filters";
 export * as planScope from "./contract/plan-scope";
 export * as pageLimits from "./contract/page-limits";
+export * as priceFormat from "./contract/price-format";
 export * as objects from "./contract/objects";
+export * as v1 from "./contract/v1";

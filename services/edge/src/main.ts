@@ -12,6 +12,7 @@ import { EventsGateway } from "./gateways/events";
 import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
+import { v1Routes } from "./v1/routes";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     recorder,
     usage,
     routes: dataRoutes(clients),
+    v1Routes: v1Routes(clients),
     answers,
     health: {
       version,

@@ -5,7 +5,7 @@ import {
   impliedProbability,
   InvalidPriceError,
   probabilityToAmerican,
-} from "./odds-format";
+} from "./price-format";
 
 describe("American and decimal odds", () => {
   test.each([
