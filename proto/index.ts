@@ -12,3 +12,4 @@ export * as staleness from "./contract/staleness";
 export * as objects from "./contract/objects";
 export * as oddsFormat from "./contract/odds-format";
 export * as pricing from "./contract/pricing";
+export * as v1 from "./contract/v1";

@@ -22,3 +22,15 @@ export function checkPageLimit(requested: number, bounds: PageLimit): { limit: n
   if (requested > bounds.max) return { refused: `at most ${bounds.max}` };
   return { limit: requested };
 }
+
+/** The v1 preview's page sizes (its own contract; v2's above are unchanged). */
+export const V1_PAGE_LIMITS = {
+  events: { default: 10, max: 100 },
+  odds: { default: 10, max: 50 },
+  teams: { default: 50, max: 250 },
+  players: { default: 50, max: 250 },
+  markets: { default: 100, max: 1000 },
+} as const satisfies Record<string, PageLimit>;
+
+/** /v1/events/lookup: external ids per request. */
+export const V1_LOOKUP_MAX_IDS = 100;

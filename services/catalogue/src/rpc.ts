@@ -3,71 +3,88 @@ import { planScope, type catalogue, type common } from "@odds/proto";
 import type { Logger } from "pino";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
+import { v1Bookmakers, v1Leagues, v1Markets, v1Players, v1Sports, v1Teams } from "./domain/v1-view";
 import type { PersistedCatalogue } from "./persisted-catalogue";
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
 export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catalogue.CatalogueServiceServer {
   const reads = service.reads;
   return {
-    listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) =>
-      jsonPage(reads.sports(planScope.planScopeOf(req.caller))),
-    ),
-    listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) =>
-      jsonPage(reads.leagues(planScope.planScopeOf(req.caller), { sportIDs: req.sportIds, leagueIDs: req.leagueIds })),
-    ),
-    listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) =>
+    listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) => {
+      const scope = planScope.planScopeOf(req.caller);
+      return jsonPage(isV1(req) ? v1Sports(reads, scope) : reads.sports(scope));
+    }),
+    listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) => {
+      const scope = planScope.planScopeOf(req.caller);
+      const query = { sportIDs: req.sportIds, leagueIDs: req.leagueIds };
+      return jsonPage(isV1(req) ? v1Leagues(reads, scope, query) : reads.leagues(scope, query));
+    }),
+    listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) => {
+      const scope = planScope.planScopeOf(req.caller);
+      const query = {
+        sportIDs: req.sportIds,
+        leagueIDs: req.leagueIds,
+        teamIDs: req.teamIds,
+        limit: req.limit,
+        cursor: req.cursor,
+      };
+      return jsonPage(isV1(req) ? v1Teams(reads, scope, query) : reads.teams(scope, query));
+    }),
+    listPlayers: unaryHandler(logger, async (req: catalogue.ListPlayersRequest) => {
+      const scope = planScope.planScopeOf(req.caller);
+      const query = {
+        teamIDs: req.teamIds,
+        eventIDs: req.eventIds,
+        playerIDs: req.playerIds,
+        leagueIDs: req.leagueIds,
+        limit: req.limit,
+        cursor: req.cursor,
+      };
+      return jsonPage(isV1(req) ? v1Players(reads, scope, query) : reads.players(scope, query));
+    }),
+    listBookmakers: unaryHandler(logger, async (req: catalogue.ListBookmakersRequest) =>
       jsonPage(
-        reads.teams(planScope.planScopeOf(req.caller), {
-          sportIDs: req.sportIds,
+        v1Bookmakers(reads, planScope.planScopeOf(req.caller), {
           leagueIDs: req.leagueIds,
-          teamIDs: req.teamIds,
-          limit: req.limit,
-          cursor: req.cursor,
-        }),
-      ),
-    ),
-    listPlayers: unaryHandler(logger, async (req: catalogue.ListPlayersRequest) =>
-      jsonPage(
-        reads.players(planScope.planScopeOf(req.caller), {
-          teamIDs: req.teamIds,
-          eventIDs: req.eventIds,
-          playerIDs: req.playerIds,
-          leagueIDs: req.leagueIds,
-          limit: req.limit,
-          cursor: req.cursor,
+          bookmakerIDs: req.bookmakerIds,
         }),
       ),
     ),
     listStats: unaryHandler(logger, async (req: catalogue.ListStatsRequest) =>
       jsonPage(reads.stats({ statIDs: req.statIds, sportIDs: req.sportIds, statLevel: req.statLevel })),
     ),
-    listMarkets: unaryHandler(logger, async (req: catalogue.ListMarketsRequest) =>
-      jsonPage(
-        reads.markets(planScope.planScopeOf(req.caller), {
-          oddIDs: req.oddIds,
-          sportIDs: req.sportIds,
-          leagueIDs: req.leagueIds,
-          bookmakerIDs: req.bookmakerIds,
-          statIDs: req.statIds,
-          statEntityIDs: req.statEntityIds,
-          periodIDs: req.periodIds,
-          betTypeIDs: req.betTypeIds,
-          sideIDs: req.sideIds,
-          isMainMarket: req.isMainMarket,
-          isProp: req.isProp,
-          isSubPeriod: req.isSubPeriod,
-          propType: req.propType,
-          isSupported: req.isSupported,
-          limit: req.limit,
-          cursor: req.cursor,
-        }),
-      ),
-    ),
+    listMarkets: unaryHandler(logger, async (req: catalogue.ListMarketsRequest) => {
+      const scope = planScope.planScopeOf(req.caller);
+      const query = {
+        oddIDs: req.oddIds,
+        sportIDs: req.sportIds,
+        leagueIDs: req.leagueIds,
+        bookmakerIDs: req.bookmakerIds,
+        statIDs: req.statIds,
+        statEntityIDs: req.statEntityIds,
+        periodIDs: req.periodIds,
+        betTypeIDs: req.betTypeIds,
+        sideIDs: req.sideIds,
+        isMainMarket: req.isMainMarket,
+        isProp: req.isProp,
+        isSubPeriod: req.isSubPeriod,
+        propType: req.propType,
+        isSupported: req.isSupported,
+        limit: req.limit,
+        cursor: req.cursor,
+      };
+      return jsonPage(isV1(req) ? v1Markets(reads, scope, query) : reads.markets(scope, query));
+    }),
     applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequest) => {
       await service.apply(toCycle(req), req.cycleId);
       return {};
     }),
   };
+}
+
+/** Whether the request asks for the v1 preview's objects. */
+function isV1(req: { view: string }): boolean {
+  return req.view === "v1";
 }
 
 function jsonPage(page: ReadPage): common.JsonPage {

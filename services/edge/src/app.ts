@@ -12,13 +12,16 @@ import { sendAnswer } from "./http/cached-answer";
 import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { renderPage, writeObject, writePage } from "./http/envelope";
 import { isPaged, PagedRequest } from "./http/paging";
-import { errorBoundary, gone, methodNotAllowed, notFound, type RouteErrorScope } from "./http/errors";
+import { errorBoundary, gone, methodNotAllowed, notFound, routeScope } from "./http/errors";
 import { lenientQuery, parseQuery } from "./http/query";
 import type { RouteAnswer, RouteDefinition } from "./http/route";
 import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
 import type { RateLimiter } from "./ratelimit/rate-limiter";
 import { systemRoutes } from "./routes/system";
+import { writeProblem } from "./v1/problem";
+import type { V1Route } from "./v1/route";
+import { isV1Path, v1Router } from "./v1/router";
 import type { HealthSources } from "./system/health";
 import { edgeMetrics } from "./system/metrics";
 
@@ -37,19 +40,13 @@ export interface EdgeAppOptions {
   cursors: CursorSeal;
   /** Answers cached per route, query, plan scope and data version; absent: every request is loaded. */
   answers?: { cache: ResponseCache; version: () => string };
+  /** The v1 preview's routes (`v1Routes(clients)`), served under /v1 beside v2; absent: no v1. */
+  v1Routes?: V1Route[];
 }
 
 /** Registered without its trailing slash, a route answers both forms (the router is not strict). */
 function anySlash(path: string): string {
   return path.replace(/\/+$/, "");
-}
-
-/** Records the statuses a route lists, so the error boundary answers nothing else. */
-function routeScope(errors: number[]): Middleware {
-  return async (ctx, next) => {
-    (ctx.state as { routeErrors?: RouteErrorScope }).routeErrors = { errors };
-    await next();
-  };
 }
 
 /** Request log line (key redacted) and the request rate, latency and error metrics. */
@@ -133,7 +130,7 @@ function writeAnswer(ctx: Context, answer: RouteAnswer): void {
 export function createEdgeApp(options: EdgeAppOptions): Koa {
   const app = new Koa();
   app.use(observe(options.logger));
-  app.use(errorBoundary(options.logger));
+  app.use(errorBoundary(options.logger, (ctx) => (isV1Path(ctx.path) ? writeProblem : undefined)));
   if (options.retired) {
     app.use(async (ctx, next) => {
       if (ctx.path === "/v2" || ctx.path.startsWith("/v2/")) throw gone();
@@ -170,9 +167,11 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
   for (const route of options.routes) mount(router, route, options, true);
 
   app.use(router.routes());
+  const v1 = options.v1Routes ? v1Router(options.v1Routes, { ...options, version: options.health.version }) : undefined;
+  if (v1) app.use(v1.routes());
   app.use(async (ctx) => {
     if (ctx.method === "GET" || ctx.method === "HEAD") throw notFound();
-    const known = router.match(ctx.path, "GET").path.length > 0;
+    const known = [router, v1].some((candidate) => candidate && candidate.match(ctx.path, "GET").path.length > 0);
     if (known) throw methodNotAllowed("GET, HEAD");
     throw notFound();
   });

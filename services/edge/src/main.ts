@@ -19,6 +19,7 @@ import { EventsGateway } from "./gateways/events";
 import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
+import { v1Routes } from "./v1/routes";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
     usage,
     cursors: new CursorSeal(config.CURSOR_SECRET, config.CURSOR_SECRETS_PREVIOUS),
     routes: dataRoutes(clients),
+    v1Routes: v1Routes(clients),
     answers,
     health: {
       version,

@@ -7,12 +7,13 @@ describe("encodeJsonPage", () => {
       items: [Buffer.from("{}"), Buffer.alloc(300_000, "x"), Buffer.from('{"eventID":"é"}')],
       nextCursor: "eyJ2IjoxfQ",
       notice: "partial",
+      objects: 300,
     });
     const decoded = common.JsonPage.decode(encodeJsonPage(page));
     expect(decoded.items.map((item) => Buffer.from(item).toString("utf8"))).toEqual(
       page.items.map((item) => Buffer.from(item).toString("utf8")),
     );
-    expect([decoded.nextCursor, decoded.notice]).toEqual(["eyJ2IjoxfQ", "partial"]);
+    expect([decoded.nextCursor, decoded.notice, decoded.objects]).toEqual(["eyJ2IjoxfQ", "partial", 300]);
   });
 
   it("encodes an empty last page as an empty message", () => {

@@ -16,12 +16,21 @@ export function encodeJsonPage(page: common.JsonPage): Buffer {
     const bytes = Buffer.from(text, "utf8");
     parts.push(lengthDelimitedHeader(field, bytes.length), bytes);
   }
+  if (page.objects !== undefined && page.objects > 0) parts.push(varintField(4, page.objects));
   return Buffer.concat(parts);
 }
 
+function varintField(field: number, value: number): Buffer {
+  return Buffer.concat([Buffer.from([field << 3]), varint(value)]);
+}
+
 function lengthDelimitedHeader(field: number, length: number): Buffer {
-  const bytes = [(field << 3) | 2];
-  let rest = length;
+  return Buffer.concat([Buffer.from([(field << 3) | 2]), varint(length)]);
+}
+
+function varint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
   while (rest > 0x7f) {
     bytes.push((rest & 0x7f) | 0x80);
     rest >>>= 7;

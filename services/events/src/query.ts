@@ -51,6 +51,7 @@ export interface EventFacts {
   ended: boolean;
   live: boolean;
   cancelled: boolean;
+  delayed: boolean;
   finalized: boolean;
   oddsPresent: boolean;
   oddsAvailable: boolean;
@@ -72,6 +73,7 @@ export function factsOf(event: ContractEvent): EventFacts {
     ended: event.status.ended,
     live: event.status.live,
     cancelled: event.status.cancelled,
+    delayed: event.status.delayed,
     finalized: event.status.finalized,
     oddsPresent: event.status.oddsPresent,
     oddsAvailable: event.status.oddsAvailable,

@@ -22,6 +22,8 @@ import {
   type PlanScope,
 } from "./query";
 import type { ContractEvent } from "./render";
+import { externalIDsOf, renderV1Event, renderV1Odds, v1StatusOf, type V1Rendered } from "./v1-render";
+import { v1 } from "@odds/proto";
 
 /** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
 interface RenderedJson {
@@ -48,9 +50,32 @@ function markedStale(fresh: Buffer): Buffer {
 const PARSED_CACHE_SIZE = 32;
 const parsedContracts = new LRUCache<PreparedEvent, ContractEvent>({ max: PARSED_CACHE_SIZE });
 
+/** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
+export type V1View = "event" | "odds" | "odds_by_bookmaker";
+
+/** A v1 rendering as served: its JSON, its usage in objects, and until when it holds. */
+export interface V1Json {
+  json: Buffer;
+  objects: number;
+  validUntilMs: number;
+}
+
+function v1Json<T>(rendered: V1Rendered<T>): V1Json {
+  return {
+    json: Buffer.from(JSON.stringify(rendered.object)),
+    objects: rendered.objects,
+    validUntilMs: rendered.validUntilMs,
+  };
+}
+
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
 export class PreparedEvent {
   readonly facts: EventFacts;
+  /** The v1 id (ev_...), derived from the eventID; the store keeps it beside the event for lookups. */
+  readonly v1ID: string;
+  /** The bookmakers' own event ids, written bookmakerID:id. */
+  readonly externalIDs: string[];
+  private readonly v1Renderings = new Map<string, V1Json>();
   readonly lastUpdatedAtMs: number;
   /** The full rendering (alternate lines and fair prices included, info.stale false) as JSON. */
   private readonly full: Buffer;
@@ -62,6 +87,8 @@ export class PreparedEvent {
     json?: string | Buffer,
   ) {
     this.facts = factsOf(contract);
+    this.v1ID = v1.v1Id("event", contract.eventID);
+    this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
     this.lastUpdatedAtMs = Date.parse(contract.info.lastUpdatedAt);
     this.full = typeof json === "string" ? Buffer.from(json) : (json ?? Buffer.from(JSON.stringify(contract)));
     this.renderings.set(shapeCacheKey(FULL_SHAPE) as string, {
@@ -87,6 +114,25 @@ export class PreparedEvent {
     return rendering;
   }
 
+  /**
+   * The event's v1 rendering for this view and shape as of `nowMs`. Plan-driven shapes are kept
+   * until a price in them turns stale; a market filter renders afresh.
+   */
+  v1(view: V1View, shape: OddsShape, marketIDs: ReadonlySet<string> | null, nowMs: number): V1Json {
+    const shapeKey = marketIDs === null ? shapeCacheKey(shape) : undefined;
+    const key = shapeKey === undefined ? undefined : `${view}|${shapeKey}`;
+    const cached = key === undefined ? undefined : this.v1Renderings.get(key);
+    if (cached && nowMs < cached.validUntilMs) return cached;
+    const contract = shapeEvent(this.contract(), shape);
+    const rendering =
+      view === "event"
+        ? v1Json(renderV1Event(contract, nowMs))
+        : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
+    if (key !== undefined && (cached || this.v1Renderings.size < MAX_CACHED_SHAPES))
+      this.v1Renderings.set(key, rendering);
+    return rendering;
+  }
+
   /** The event's contract JSON for this shape, with info.stale as of `nowMs`; cached shapes cost no copy. */
   json(shape: OddsShape, nowMs: number): Buffer {
     const rendering = this.rendered(shape);
@@ -109,7 +155,21 @@ export interface EventPage {
   nextCursor: string;
 }
 
+export interface V1EventPage extends EventPage {
+  /** Usage of the page: 1 per item plus 1 per bookmaker price in it. */
+  objects: number;
+}
+
+/** What a v1 request adds to an EventQuery: the view, a market filter and a status. */
+export interface V1Request {
+  view: V1View;
+  /** v1 market ids (mk_...); null = every market. */
+  marketIDs: ReadonlySet<string> | null;
+  status?: string;
+}
+
 const cursorCodec = new CursorCodec("events", pagePositionSchema);
+const v1CursorCodec = new CursorCodec("events.v1", pagePositionSchema);
 
 /** Index of the first element for which `isAtOrAfter` holds; the predicate must be monotonic over `items`. */
 function firstIndex(items: readonly PreparedEvent[], isAtOrAfter: (event: PreparedEvent) => boolean): number {
@@ -131,6 +191,12 @@ export class EventReadModel {
   /** Sharp and exchange bookmakers fair prices are re-taken from for plans that show only some bookmakers. */
   private readonly fairOddsBookmakers: readonly string[];
   private byID = new Map<string, PreparedEvent>();
+  /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups, rebuilt with every change. */
+  private v1Index = {
+    events: new Map<string, string>(),
+    external: new Map<string, string>(),
+    players: new Map<string, string>(),
+  };
   private ordered: readonly PreparedEvent[] = [];
   private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0 };
 
@@ -157,26 +223,73 @@ export class EventReadModel {
       for (const event of changed) byID.set(event.facts.eventID, event);
       this.ordered = [...byID.values()].sort((a, b) => compareOrder(positionOf(a.facts), positionOf(b.facts)));
       this.byID = byID;
+      this.v1Index = v1IndexOf(this.ordered);
     }
     this.state = state;
   }
 
   /** One page of GET /v2/events/ for the caller's plan. */
   list(query: EventQuery, plan: PlanScope, page: { limit: number; cursor: string }, nowMs: number): EventPage {
-    const binding = cursorBinding(query);
-    const after: PagePosition | undefined = page.cursor ? cursorCodec.decode(page.cursor, binding) : undefined;
     const shape = shapeFor(query, plan, this.fairOddsBookmakers);
+    const { served, nextCursor } = this.select(query, plan, page, nowMs, cursorCodec, cursorBinding(query));
+    return { items: served.map((event) => event.json(shape, nowMs)), nextCursor };
+  }
+
+  /** Internal ids of v1 ids (ev_..., bookmakerID:id, pl_...); an unknown id stays as is and so selects nothing. */
+  resolveV1(kind: "events" | "external" | "players", ids: readonly string[]): string[] {
+    const index = this.v1Index[kind];
+    return ids.map((id) => index.get(id) ?? id);
+  }
+
+  /** One page of the v1 events or odds routes: the same selection as v2, v1 renderings. */
+  listV1(
+    query: EventQuery,
+    request: V1Request,
+    plan: PlanScope,
+    page: { limit: number; cursor: string },
+    nowMs: number,
+  ): V1EventPage {
+    const shape = shapeFor(query, plan, this.fairOddsBookmakers);
+    const binding = {
+      ...cursorBinding(query),
+      view: request.view,
+      status: request.status,
+      markets: request.marketIDs ? [...request.marketIDs].sort() : null,
+    };
+    const { served, nextCursor } = this.select(query, plan, page, nowMs, v1CursorCodec, binding, (facts) =>
+      request.status === undefined ? true : v1StatusOf(facts) === request.status,
+    );
+    let objects = 0;
+    const items = served.map((event) => {
+      const rendered = event.v1(request.view, shape, request.marketIDs, nowMs);
+      objects += rendered.objects;
+      return rendered.json;
+    });
+    return { items, nextCursor, objects };
+  }
+
+  private select(
+    query: EventQuery,
+    plan: PlanScope,
+    page: { limit: number; cursor: string },
+    nowMs: number,
+    codec: CursorCodec<typeof pagePositionSchema>,
+    binding: Record<string, unknown>,
+    also: (facts: EventFacts) => boolean = () => true,
+  ): { served: PreparedEvent[]; nextCursor: string } {
+    const after: PagePosition | undefined = page.cursor ? codec.decode(page.cursor, binding) : undefined;
     const selected: PreparedEvent[] = [];
     for (const event of this.candidates(query, after, nowMs)) {
-      if (!planAllowsEvent(event.facts, plan) || !selectsEvent(event.facts, query, nowMs)) continue;
+      if (!planAllowsEvent(event.facts, plan) || !selectsEvent(event.facts, query, nowMs) || !also(event.facts))
+        continue;
       selected.push(event);
       if (selected.length > page.limit) break;
     }
     const served = selected.slice(0, page.limit);
     const last = served[served.length - 1];
     return {
-      items: served.map((event) => event.json(shape, nowMs)),
-      nextCursor: selected.length > page.limit && last ? cursorCodec.encode(binding, positionOf(last.facts)) : "",
+      served,
+      nextCursor: selected.length > page.limit && last ? codec.encode(binding, positionOf(last.facts)) : "",
     };
   }
 
@@ -204,4 +317,18 @@ export class EventReadModel {
       yield event;
     }
   }
+}
+
+function v1IndexOf(events: readonly PreparedEvent[]) {
+  const index = {
+    events: new Map<string, string>(),
+    external: new Map<string, string>(),
+    players: new Map<string, string>(),
+  };
+  for (const event of events) {
+    index.events.set(event.v1ID, event.facts.eventID);
+    for (const external of event.externalIDs) index.external.set(external, event.facts.eventID);
+    for (const playerID of event.facts.playerIDs) index.players.set(v1.v1Id("player", playerID), playerID);
+  }
+  return index;
 }

@@ -1,10 +1,52 @@
-import { inSpan, requestedPageLimit, unaryHandler } from "@odds/platform";
-import { common, events, pageLimits, planScope } from "@odds/proto";
+import { InvalidArgumentError, inSpan, requestedPageLimit, unaryHandler } from "@odds/platform";
+import { common, events, pageLimits, planScope, v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import type { ReadModelSync } from "./read-model-sync";
 import type { EventQuery } from "./query";
 import { encodeJsonPage } from "./json-page-wire";
-import type { EventReadModel } from "./read-model";
+import type { EventReadModel, V1Request, V1View } from "./read-model";
+
+const V1_VIEWS: readonly V1View[] = ["event", "odds", "odds_by_bookmaker"];
+/** Statuses whose events kicked off long ago: asking for them lifts the 24-hour cut-off. */
+const FINISHED_STATUSES: ReadonlySet<string> = new Set(["ended", "finalized", "cancelled"]);
+
+/** A v1 request as the read model's query: v1 ids resolved to internal ids through the model's index. */
+export function queryOfV1(
+  request: events.ListEventsV1Request,
+  model: EventReadModel,
+): { query: EventQuery; v1: V1Request } {
+  if (!(V1_VIEWS as readonly string[]).includes(request.view)) {
+    throw new InvalidArgumentError("view", `expected one of ${V1_VIEWS.join(", ")}`);
+  }
+  if (request.status !== "" && !(v1.V1_EVENT_STATUSES as readonly string[]).includes(request.status)) {
+    throw new InvalidArgumentError("status", `expected one of ${v1.V1_EVENT_STATUSES.join(", ")}`);
+  }
+  const eventIDs = [
+    ...model.resolveV1("events", request.eventIds),
+    ...model.resolveV1("external", request.externalIds),
+  ];
+  return {
+    query: {
+      eventIDs,
+      sportIDs: request.sportIds,
+      leagueIDs: request.leagueIds,
+      oddIDs: [],
+      includeOpposingOdds: false,
+      includeAltLines: false,
+      bookmakerIDs: request.bookmakerIds,
+      teamIDs: request.teamIds,
+      playerIDs: model.resolveV1("players", request.playerIds),
+      startsAfterMs: request.startsAfterMs,
+      startsBeforeMs: request.startsBeforeMs,
+      includeFinished: FINISHED_STATUSES.has(request.status),
+    },
+    v1: {
+      view: request.view as V1View,
+      marketIDs: request.marketIds.length > 0 ? new Set(request.marketIds) : null,
+      ...(request.status ? { status: request.status } : {}),
+    },
+  };
+}
 
 export function queryOf(request: events.ListEventsRequest): EventQuery {
   return {
@@ -43,6 +85,18 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
       );
       return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor });
     }),
+    listEventsV1: unaryHandler(logger, async (request: events.ListEventsV1Request) => {
+      const { query, v1: v1Request } = queryOfV1(request, model);
+      const bounds = v1Request.view === "event" ? pageLimits.V1_PAGE_LIMITS.events : pageLimits.V1_PAGE_LIMITS.odds;
+      const page = model.listV1(
+        query,
+        v1Request,
+        planScope.planScopeOf(request.caller),
+        { limit: requestedPageLimit(request.limit, bounds), cursor: request.cursor },
+        Date.now(),
+      );
+      return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor, objects: page.objects });
+    }),
     applyCycle: unaryHandler(logger, (request: events.ApplyCycleRequest) =>
       inSpan("events.applyCycle", { "odds.cycle_id": request.cycleId, "odds.events": request.events.length }, () =>
         feed.applyCycle(request),
@@ -56,4 +110,5 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
 export const eventsServiceDefinition: typeof events.EventsServiceService = {
   ...events.EventsServiceService,
   listEvents: { ...events.EventsServiceService.listEvents, responseSerialize: encodeJsonPage },
+  listEventsV1: { ...events.EventsServiceService.listEventsV1, responseSerialize: encodeJsonPage },
 };

@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
+import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { ContractEvent } from "./render";
 
@@ -22,6 +23,8 @@ interface EventDocument {
   sportId: string;
   leagueId: string;
   startsAtMs: number;
+  /** The event's v1 id (ev_...): resolvable back to this document by the index of the same name. */
+  v1Id: string;
   /** The full contract Event as UTF-8 JSON, raw-deflated. */
   contract: Binary;
 }
@@ -52,6 +55,7 @@ export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
   events: [
     { key: { version: 1 }, name: "version" },
     { key: { leagueId: 1, startsAtMs: 1 }, name: "league_startsAt" },
+    { key: { v1Id: 1 }, name: "v1Id" },
   ],
 };
 
@@ -110,6 +114,7 @@ export class EventStore {
               sportId: contract.sportID,
               leagueId: contract.leagueID,
               startsAtMs: Date.parse(contract.status.startsAt),
+              v1Id: v1.v1Id("event", contract.eventID),
               contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
             },
             upsert: true,

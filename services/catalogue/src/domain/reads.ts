@@ -88,6 +88,11 @@ const cursors = {
 export class CatalogueReads {
   constructor(private readonly catalogue: () => Catalogue) {}
 
+  /** The catalogue reads are currently served from. */
+  snapshot(): Catalogue {
+    return this.catalogue();
+  }
+
   sports(scope: PlanScope): ReadPage {
     const catalogue = this.catalogue();
     const items = catalogue

@@ -12,6 +12,7 @@ import type { common, usage } from "@odds/proto";
 import type { UsageGateway } from "../gateways/usage";
 import type { WindowQuota } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../ratelimit/windows";
+import { invalidApiKey } from "../http/errors";
 import { edgeMetrics } from "../system/metrics";
 
 /** What the edge knows about the key behind a request once it is resolved. */
@@ -36,6 +37,27 @@ export function presentedApiKey(
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const key = fromHeader ?? query.get("apiKey") ?? undefined;
   return key && key.trim().length > 0 ? key.trim() : undefined;
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * v1: the key only as `Authorization: Bearer <API_KEY>`. A key sent the v2 way (`x-api-key`,
+ * `apiKey`) is refused even when valid, so a client learns the v1 rule at its first call.
+ */
+export function bearerApiKey(
+  headers: Record<string, string | string[] | undefined>,
+  query: URLSearchParams,
+): string | undefined {
+  if (headers["x-api-key"] !== undefined || query.has("apiKey")) {
+    throw invalidApiKey("v1 takes the key only as Authorization: Bearer <API_KEY>; x-api-key and apiKey are refused");
+  }
+  const header = headers.authorization;
+  const authorization = Array.isArray(header) ? header[0] : header;
+  if (authorization === undefined) return undefined;
+  const match = BEARER.exec(authorization);
+  if (!match) throw invalidApiKey("expected Authorization: Bearer <API_KEY>");
+  return match[1];
 }
 
 export function quotasOf(plan: usage.Plan): WindowQuota[] {

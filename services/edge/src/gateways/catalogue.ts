@@ -28,4 +28,8 @@ export class CatalogueGateway {
   listMarkets(request: catalogue.ListMarketsRequest): Promise<common.JsonPage> {
     return callUnary(this.client, this.client.listMarkets, request);
   }
+
+  listBookmakers(request: catalogue.ListBookmakersRequest): Promise<common.JsonPage> {
+    return callUnary(this.client, this.client.listBookmakers, request);
+  }
 }

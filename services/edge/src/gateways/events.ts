@@ -9,6 +9,10 @@ export class EventsGateway {
     return callUnary(this.client, this.client.listEvents, request);
   }
 
+  listEventsV1(request: events.ListEventsV1Request): Promise<common.JsonPage> {
+    return callUnary(this.client, this.client.listEventsV1, request);
+  }
+
   feedStatus(): Promise<events.FeedStatus> {
     return callUnary(this.client, this.client.getFeedStatus, {});
   }

@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "@odds/platform";
 import { InvalidArgumentError, redactApiKey } from "@odds/platform";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import { writeFailure } from "./envelope";
 
 /** A failure already expressed in the contract's terms: HTTP status, `error` and optional `message`. */
@@ -18,7 +18,7 @@ export class ApiError extends Error {
 }
 
 export const invalidParams = (message: string) => new ApiError(400, "Invalid params", message);
-export const invalidApiKey = () => new ApiError(401, "Invalid API key");
+export const invalidApiKey = (detail?: string) => new ApiError(401, "Invalid API key", detail);
 export const inactiveApiKey = () => new ApiError(403, "Inactive API key");
 export const notFound = () => new ApiError(404, "Not found");
 export const methodNotAllowed = (allow: string) => new ApiError(405, "Method not allowed", undefined, { Allow: allow });
@@ -39,6 +39,14 @@ export const KEYED_STATUSES: readonly number[] = [401, 403, 429];
  */
 export interface RouteErrorScope {
   errors: number[];
+}
+
+/** Records the statuses a route lists, so the error boundary answers nothing else. */
+export function routeScope(errors: number[]): Middleware {
+  return async (ctx, next) => {
+    (ctx.state as { routeErrors?: RouteErrorScope }).routeErrors = { errors };
+    await next();
+  };
 }
 
 function grpcCode(err: unknown): GrpcStatus | undefined {
@@ -69,11 +77,20 @@ export function fromGrpcError(err: unknown, scope: RouteErrorScope | undefined):
   return listed.has(mapped.status) ? mapped : queryFailed();
 }
 
+/** Writes a failure in one contract's form (v2's envelope, v1's problem+json). */
+export type FailureWriter = (ctx: Context, error: ApiError) => void;
+
+const writeV2Failure: FailureWriter = (ctx, error) => writeFailure(ctx, error.status, error.error, error.detail);
+
 /**
- * The ONE error boundary, first in the chain: every failure below it becomes the contract's
- * failure envelope. gRPC statuses map here and nowhere else.
+ * The ONE error boundary, first in the chain: every failure below it becomes an ApiError, written
+ * in the form of the contract the request addressed (`writerFor`; v2's envelope when it names none).
+ * gRPC statuses map here and nowhere else.
  */
-export function errorBoundary(logger: Logger): Middleware {
+export function errorBoundary(
+  logger: Logger,
+  writerFor: (ctx: Context) => FailureWriter | undefined = () => undefined,
+): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -92,7 +109,7 @@ export function errorBoundary(logger: Logger): Middleware {
         );
       }
       for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
-      writeFailure(ctx, apiError.status, apiError.error, apiError.detail);
+      (writerFor(ctx) ?? writeV2Failure)(ctx, apiError);
     }
   };
 }

@@ -105,12 +105,73 @@ function queryParameters(query: z.ZodType): JsonSchema[] {
   });
 }
 
+/** How one public contract (v2, v1) frames its routes: envelope, failure body, security, statuses on every path. */
+export interface ContractStyle {
+  serverUrl: string;
+  description: string;
+  security: JsonSchema[];
+  securitySchemes: JsonSchema;
+  /** The 200 body around a route's data (a list of items or one item). */
+  successBody(data: JsonSchema): JsonSchema;
+  /** The failure body: its component name, media type, and schema (absent: one of `schemas` has the name). */
+  failure: { name: string; schema?: JsonSchema; mediaType: string };
+  /** Statuses every path may answer besides its own (410 on v2's retirement, 431 from the HTTP parser). */
+  everyPath: number[];
+  /** Further named schemas (the envelope's parts). */
+  schemas?: Record<string, z.ZodType>;
+}
+
+const V2_STYLE: ContractStyle = {
+  serverUrl: "/v2",
+  description: "Read-only JSON API for sports events, multi-bookmaker odds, odds history and catalogue metadata.",
+  security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+  securitySchemes: {
+    apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
+    apiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
+  },
+  successBody: (data) => ({
+    type: "object",
+    required: ["success", "data", "nextCursor"],
+    properties: {
+      success: { const: true },
+      data,
+      nextCursor: { type: ["string", "null"], description: "pass as `cursor` for the next page" },
+      notice: { type: "string" },
+    },
+  }),
+  failure: {
+    name: "ErrorEnvelope",
+    mediaType: "application/json",
+    schema: {
+      type: "object",
+      required: ["success", "error"],
+      properties: {
+        success: { const: false },
+        error: { type: "string" },
+        message: { type: "string" },
+      },
+    },
+  },
+  everyPath: [410, 431],
+};
+
 /**
  * The OpenAPI 3.1 document of the v2 contract, generated from the same zod schemas the edge
  * validates requests with, so the document cannot drift from the behaviour.
  */
 export function buildOpenApiDocument(routes: DocumentedRoute[], version: string): JsonSchema {
+  return buildContractDocument(routes, version, V2_STYLE);
+}
+
+/** Path parameters are written {name} in the document and :name in the router. */
+function documentedPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, "{$1}");
+}
+
+/** A contract's OpenAPI 3.1 document from its routes' schemas, framed by its style. */
+export function buildContractDocument(routes: DocumentedRoute[], version: string, style: ContractStyle): JsonSchema {
   const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(style.schemas ?? {})) registry.add(schema, { id });
   const itemNames = new Map<DocumentedRoute, string>();
   for (const route of routes) {
     if (!route.item) continue;
@@ -123,15 +184,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
     unrepresentable: "any",
   }) as { schemas: Record<string, JsonSchema> };
   const schemas = componentSchemas(generated.schemas);
-  schemas.ErrorEnvelope = {
-    type: "object",
-    required: ["success", "error"],
-    properties: {
-      success: { const: false },
-      error: { type: "string" },
-      message: { type: "string" },
-    },
-  };
+  if (style.failure.schema) schemas[style.failure.name] = style.failure.schema;
 
   const paths: Record<string, JsonSchema> = {};
   for (const route of routes) {
@@ -145,22 +198,12 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
         description: "Success envelope",
         content: {
           "application/json": {
-            schema: {
-              type: "object",
-              required: ["success", "data", "nextCursor"],
-              properties: {
-                success: { const: true },
-                data: dataShape === "list" ? { type: "array", items: itemRef } : itemRef,
-                nextCursor: { type: ["string", "null"], description: "pass as `cursor` for the next page" },
-                notice: { type: "string" },
-              },
-            },
+            schema: style.successBody(dataShape === "list" ? { type: "array", items: itemRef } : itemRef),
           },
         },
       };
     }
-    // 410 once v2 retires; 431 from the HTTP parser, before any route: every path can answer both.
-    const statuses = new Set([...(keyed ? KEYED_STATUSES : []), ...route.errors, 410, 431]);
+    const statuses = new Set([...(keyed ? KEYED_STATUSES : []), ...route.errors, ...style.everyPath]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? "Error",
@@ -171,17 +214,20 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
               },
             }
           : {}),
-        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+        content: { [style.failure.mediaType]: { schema: { $ref: `#/components/schemas/${style.failure.name}` } } },
       };
     }
+    const path = documentedPath(route.path);
     const operationId = `get${schemaNameOf(route.path)}`;
-    paths[route.path] = {
+    paths[path] = {
       get: {
         operationId,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
         tags: [route.tag],
-        parameters: queryParameters(route.query),
+        parameters: queryParameters(route.query).map((parameter) =>
+          path.includes(`{${parameter.name as string}}`) ? { ...parameter, in: "path", required: true } : parameter,
+        ),
         ...(keyed ? {} : { security: [] }),
         responses,
       },
@@ -190,21 +236,11 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], version: string)
 
   return {
     openapi: "3.1.0",
-    info: {
-      title: "Sports Odds Read API",
-      version,
-      description: "Read-only JSON API for sports events, multi-bookmaker odds, odds history and catalogue metadata.",
-    },
-    servers: [{ url: "/v2" }],
-    security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+    info: { title: "Sports Odds Read API", version, description: style.description },
+    servers: [{ url: style.serverUrl }],
+    security: style.security,
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
-    components: {
-      schemas,
-      securitySchemes: {
-        apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
-        apiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
-      },
-    },
+    components: { schemas, securitySchemes: style.securitySchemes },
   };
 }

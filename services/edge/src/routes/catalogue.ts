@@ -70,7 +70,7 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       item: objects.sport,
       errors: [],
       lenientParameters: true,
-      load: async (_params, { caller }) => fromJsonPage(await gateway.listSports({ caller })),
+      load: async (_params, { caller }) => fromJsonPage(await gateway.listSports({ caller, view: "" })),
     }),
     defineRoute({
       path: "/leagues/",
@@ -81,7 +81,12 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       errors: [400],
       load: async (params, { caller }) =>
         fromJsonPage(
-          await gateway.listLeagues({ caller, sportIds: params.sportID ?? [], leagueIds: params.leagueID ?? [] }),
+          await gateway.listLeagues({
+            caller,
+            sportIds: params.sportID ?? [],
+            leagueIds: params.leagueID ?? [],
+            view: "",
+          }),
         ),
     }),
     defineRoute({

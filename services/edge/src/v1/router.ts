@@ -1,0 +1,88 @@
+import Router from "@koa/router";
+import type { Logger } from "@odds/platform";
+import { bearerApiKey, type KeyAccess } from "../access/api-key";
+import type { UsageRecorder } from "../access/usage-recorder";
+import { Answer } from "../cache/answer";
+import { ResponseCache } from "../cache/response-cache";
+import { authenticate, rateLimit, type KeyedState } from "../http/admission";
+import { sendAnswer } from "../http/cached-answer";
+import { notFound, routeScope } from "../http/errors";
+import { parseQuery } from "../http/query";
+import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "../openapi/docs";
+import type { RateLimiter } from "../ratelimit/rate-limiter";
+import { linksOf, renderV1Body } from "./envelope";
+import { buildV1OpenApiDocument } from "./openapi";
+import type { V1Route } from "./route";
+
+export interface V1RouterOptions {
+  logger: Logger;
+  access: KeyAccess;
+  limiter: RateLimiter;
+  recorder: UsageRecorder;
+  version: string;
+  /** Answers cached per (route, path, query, plan scope, feed version), as v2's are. */
+  answers?: { cache: ResponseCache; version: () => string };
+}
+
+/** Path prefix of the v1 preview; the error boundary answers requests below it with problem+json. */
+export const V1_PREFIX = "/v1";
+
+export function isV1Path(path: string): boolean {
+  return path === V1_PREFIX || path.startsWith(`${V1_PREFIX}/`);
+}
+
+/**
+ * The v1 preview's router: its OpenAPI document and docs page, then every route behind Bearer
+ * auth and the same plans and rate limits as v2, usage counted in objects.
+ */
+export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
+  const router = new Router({ prefix: V1_PREFIX });
+  const openApiBody = JSON.stringify(buildV1OpenApiDocument(routes, options.version));
+  router.get("/openapi.json", (ctx) => {
+    ctx.type = "application/json";
+    ctx.body = openApiBody;
+  });
+  router.get("/docs", (ctx) => {
+    ctx.type = "text/html";
+    ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    ctx.body = docsPage([`${V1_PREFIX}/docs/scalar.js`, `${V1_PREFIX}/docs/init.js`]);
+  });
+  router.get("/docs/scalar.js", (ctx) => {
+    ctx.type = "application/javascript";
+    ctx.set("Cache-Control", "public, max-age=3600");
+    ctx.body = scalarBundle();
+  });
+  router.get("/docs/init.js", (ctx) => {
+    ctx.type = "application/javascript";
+    ctx.body = docsInitScript(`${V1_PREFIX}/openapi.json`);
+  });
+
+  for (const route of routes) {
+    router.get(
+      route.path,
+      routeScope(route.errors),
+      authenticate(options.access, bearerApiKey),
+      rateLimit(options.limiter, options.recorder, options.logger),
+      async (ctx) => {
+        const params = parseQuery(route.query, { ...ctx.query, ...ctx.params });
+        const grant = (ctx.state as KeyedState).grant;
+        const query = new URLSearchParams(ctx.querystring);
+        query.sort();
+        const load = async () => {
+          const page = await route.load(params, grant);
+          if (route.data === "object" && page.items.length === 0) throw notFound();
+          return new Answer(renderV1Body(page, linksOf(ctx.path, query, page.nextCursor), route.data), page.objects);
+        };
+        const answers = options.answers;
+        const answer = answers
+          ? await answers.cache.answer(
+              ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query}`, grant.caller, answers.version()),
+              load,
+            )
+          : await load();
+        await sendAnswer(ctx, answer);
+      },
+    );
+  }
+  return router;
+}

@@ -1,0 +1,9 @@
+import type { DownstreamClients } from "../../gateways/clients";
+import type { V1Route } from "../route";
+import { v1CatalogueRoutes } from "./catalogue";
+import { v1EventsRoutes } from "./events";
+
+/** Every route of the v1 preview, over the same services as v2. */
+export function v1Routes(clients: DownstreamClients): V1Route[] {
+  return [...v1CatalogueRoutes(clients), ...v1EventsRoutes(clients)];
+}

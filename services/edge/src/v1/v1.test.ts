@@ -1,0 +1,164 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { v1 } from "@odds/proto";
+import { rejection } from "../../test/rejection";
+import { bearerApiKey } from "../access/api-key";
+import type { DownstreamClients } from "../gateways/clients";
+import { parseQuery } from "../http/query";
+import { linksOf, renderV1Body } from "./envelope";
+import { buildV1OpenApiDocument } from "./openapi";
+import { problemType } from "./problem";
+import { v1Routes } from "./routes";
+import { v1EventOddsQuery, v1EventsQuery, v1LookupQuery, v1OddsQuery, toListEventsV1Request } from "./routes/events";
+import { v1PlayersQuery, v1SportsQuery } from "./routes/catalogue";
+
+const eventID = v1.v1Id("event", "AFL_2026-11-21_A_vs_B");
+
+describe("v1 keys: Authorization: Bearer only", () => {
+  const none = new URLSearchParams();
+
+  test("reads the key from Authorization: Bearer (scheme case-insensitive)", () => {
+    expect(bearerApiKey({ authorization: "Bearer odds_base_abc" }, none)).toBe("odds_base_abc");
+    expect(bearerApiKey({ authorization: "bearer  odds_base_abc " }, none)).toBe("odds_base_abc");
+    expect(bearerApiKey({}, none)).toBeUndefined();
+  });
+
+  test("refuses a key sent the v2 way (x-api-key, apiKey), even beside a Bearer key, with 401", () => {
+    for (const [headers, query] of [
+      [{ "x-api-key": "odds_base_abc" }, none],
+      [{}, new URLSearchParams({ apiKey: "odds_base_abc" })],
+      [{ authorization: "Bearer odds_base_abc", "x-api-key": "odds_base_abc" }, none],
+    ] as const) {
+      const err = rejection(() => bearerApiKey(headers, query));
+      expect([err.status, err.error]).toEqual([401, "Invalid API key"]);
+      expect(err.detail).toMatch(/Authorization: Bearer/);
+    }
+  });
+
+  test("refuses another scheme with 401", () => {
+    expect(rejection(() => bearerApiKey({ authorization: "Basic b2RkczpvZGRz" }, none)).status).toBe(401);
+  });
+});
+
+describe("v1 parameters", () => {
+  test("event ids must be v1 ids; a v2 id is a 400 naming the parameter", () => {
+    expect(parseQuery(v1EventsQuery, { event_id: `${eventID},${eventID}` }).event_id).toEqual([eventID, eventID]);
+    const err = rejection(() => parseQuery(v1EventsQuery, { event_id: "AFL_2026-11-21_A_vs_B" }));
+    expect([err.status, err.error]).toEqual([400, "Invalid params"]);
+    expect(err.detail).toMatch(/^event_id/);
+    expect(rejection(() => parseQuery(v1EventOddsQuery, { event_id: "ev_short" })).detail).toMatch(/^event_id/);
+  });
+
+  test("an unknown parameter is a 400 naming it, not silently ignored", () => {
+    expect(rejection(() => parseQuery(v1SportsQuery, { leagueID: "AFL" })).detail).toMatch(/leagueID/);
+    expect(rejection(() => parseQuery(v1EventsQuery, { eventID: "x" })).detail).toMatch(/eventID/);
+  });
+
+  test("limit, status, dates and group_by are validated naming the parameter", () => {
+    expect(parseQuery(v1EventsQuery, {}).limit).toBe(10);
+    expect(rejection(() => parseQuery(v1EventsQuery, { limit: "101" })).detail).toMatch(/^limit: at most 100/);
+    expect(rejection(() => parseQuery(v1OddsQuery, { limit: "51" })).detail).toMatch(/^limit: at most 50/);
+    expect(rejection(() => parseQuery(v1EventsQuery, { status: "over" })).detail).toMatch(/^status: /);
+    expect(rejection(() => parseQuery(v1EventsQuery, { starts_after: "soon" })).detail).toMatch(/^starts_after: /);
+    expect(rejection(() => parseQuery(v1OddsQuery, { group_by: "event" })).detail).toMatch(/^group_by: /);
+    expect(parseQuery(v1OddsQuery, {}).group_by).toBe("market");
+    expect(rejection(() => parseQuery(v1PlayersQuery, { player_id: "NICK_1_AFL" })).detail).toMatch(/^player_id/);
+  });
+
+  test("lookup takes exactly one of id and external_ids, at most 100 bookmakerID:id", () => {
+    expect(parseQuery(v1LookupQuery, { id: eventID }).id).toBe(eventID);
+    expect(parseQuery(v1LookupQuery, { external_ids: "tab:1234,sportsbet:col-v-car-9" }).external_ids).toEqual([
+      "tab:1234",
+      "sportsbet:col-v-car-9",
+    ]);
+    expect(rejection(() => parseQuery(v1LookupQuery, {})).detail).toMatch(/^id: send exactly one/);
+    expect(rejection(() => parseQuery(v1LookupQuery, { id: eventID, external_ids: "tab:1" })).status).toBe(400);
+    expect(rejection(() => parseQuery(v1LookupQuery, { external_ids: "1234" })).detail).toMatch(/^external_ids/);
+    const many = Array.from({ length: 101 }, (_, i) => `tab:${i}`).join(",");
+    expect(rejection(() => parseQuery(v1LookupQuery, { external_ids: many })).detail).toMatch(/at most 100/);
+  });
+
+  test("filters travel to the events service under their v1 meaning", () => {
+    const params = parseQuery(v1OddsQuery, {
+      league_id: "AFL,NRL",
+      bookmaker: "tab",
+      market_id: v1.v1Id("market", "points-all-game-ml"),
+      group_by: "bookmaker",
+      status: "live",
+    });
+    expect(toListEventsV1Request("odds_by_bookmaker", params, undefined)).toMatchObject({
+      view: "odds_by_bookmaker",
+      leagueIds: ["AFL", "NRL"],
+      bookmakerIds: ["tab"],
+      marketIds: [v1.v1Id("market", "points-all-game-ml")],
+      status: "live",
+      limit: 10,
+    });
+  });
+});
+
+describe("v1 envelope", () => {
+  test("links.next keeps every filter and replaces the cursor; null on the last page", () => {
+    const query = new URLSearchParams("league_id=AFL&cursor=old&limit=5");
+    const links = linksOf("/v1/events", query, "next-token");
+    expect(links.self).toBe("/v1/events?league_id=AFL&cursor=old&limit=5");
+    expect(new URLSearchParams(links.next!.split("?")[1])).toEqual(
+      new URLSearchParams("league_id=AFL&cursor=next-token&limit=5"),
+    );
+    expect(linksOf("/v1/sports", new URLSearchParams(), null)).toEqual({ self: "/v1/sports", next: null });
+  });
+
+  test("{data, meta, links} with the objects the response cost", () => {
+    const page = { items: [Buffer.from('{"a":1}'), Buffer.from('{"a":2}')], nextCursor: null, objects: 7 };
+    const body = JSON.parse(renderV1Body(page, { self: "/v1/x", next: null }, "list").toString());
+    expect(body).toEqual({
+      data: [{ a: 1 }, { a: 2 }],
+      meta: { count: 2, cost: { objects: 7 } },
+      links: { self: "/v1/x", next: null },
+    });
+    const one = JSON.parse(renderV1Body({ ...page, items: [page.items[0]!] }, body.links, "object").toString());
+    expect(one.data).toEqual({ a: 1 });
+    expect(v1.v1Meta.parse(one.meta)).toEqual(one.meta);
+  });
+
+  test("problem types are stable URIs named after the title", () => {
+    expect(problemType("Invalid params")).toBe("urn:odds:problem:invalid-params");
+    expect(problemType("Rate limit exceeded")).toBe("urn:odds:problem:rate-limit-exceeded");
+  });
+});
+
+describe("/v1/openapi.json", () => {
+  const routes = v1Routes({ events: {}, catalogue: {} } as unknown as DownstreamClients);
+  const document = buildV1OpenApiDocument(routes, "test") as any;
+
+  test("is a valid OpenAPI 3.1 document with Bearer security and problem+json failures", async () => {
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
+    expect(document.servers).toEqual([{ url: "/v1" }]);
+    expect(document.components.securitySchemes).toEqual({
+      bearer: { type: "http", scheme: "bearer", description: "the API key" },
+    });
+    const failure = document.paths["/events/{event_id}"].get.responses["404"];
+    expect(Object.keys(failure.content)).toEqual(["application/problem+json"]);
+  });
+
+  test("documents every v1 route of part 1, path parameters included", () => {
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/bookmakers",
+      "/events",
+      "/events/lookup",
+      "/events/{event_id}",
+      "/events/{event_id}/odds",
+      "/leagues",
+      "/markets",
+      "/odds",
+      "/players",
+      "/sports",
+      "/teams",
+    ]);
+    const parameters = document.paths["/events/{event_id}/odds"].get.parameters;
+    expect(parameters.find((p: { name: string }) => p.name === "event_id")).toMatchObject({
+      in: "path",
+      required: true,
+    });
+    expect(document.components.schemas.EventOdds.properties.markets).toBeDefined();
+  });
+});
