@@ -103,7 +103,8 @@ function app(
     access: new KeyAccess(usageGateway, {
       freshMs: 60_000,
       staleGrantMs: 60_000,
-      limits: { timeoutMs: 5_000, breakAfterFailures: 5, probeAfterMs: 1_000 },
+      // Patient, like the limiter's below: a burst of 200 on a loaded machine must not trip the breaker.
+      limits: { timeoutMs: 60_000, breakAfterFailures: 1_000, probeAfterMs: 100 },
       logger,
     }),
     // A patient deadline: these tests prove exact counting, the deadline has tests of its own.
