@@ -33,8 +33,13 @@ export class PagedRequest<P extends { cursor?: string }> {
     return { ...this.params, cursor: this.seal.open(this.params.cursor, this.binding) };
   }
 
+  /** The issuer's next cursor sealed to this request's binding (null: no next page). */
+  sealedCursor(nextCursor: string | null): string | null {
+    return nextCursor === null ? null : this.seal.seal(nextCursor, this.binding);
+  }
+
   sealed(answer: RouteAnswer): RouteAnswer {
     if (!("items" in answer) || answer.nextCursor === null) return answer;
-    return { ...answer, nextCursor: this.seal.seal(answer.nextCursor, this.binding) };
+    return { ...answer, nextCursor: this.sealedCursor(answer.nextCursor) };
   }
 }

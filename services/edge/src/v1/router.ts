@@ -1,5 +1,5 @@
 import Router from "@koa/router";
-import type { Logger } from "@odds/platform";
+import type { CursorSeal, Logger } from "@odds/platform";
 import { bearerApiKey, type KeyAccess } from "../access/api-key";
 import type { UsageRecorder } from "../access/usage-recorder";
 import { Answer } from "../cache/answer";
@@ -7,6 +7,7 @@ import { ResponseCache } from "../cache/response-cache";
 import { authenticate, rateLimit, type KeyedState } from "../http/admission";
 import { sendAnswer } from "../http/cached-answer";
 import { notFound, routeScope } from "../http/errors";
+import { isPaged, PagedRequest } from "../http/paging";
 import { parseQuery } from "../http/query";
 import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "../openapi/docs";
 import type { RateLimiter } from "../ratelimit/rate-limiter";
@@ -19,6 +20,8 @@ export interface V1RouterOptions {
   access: KeyAccess;
   limiter: RateLimiter;
   recorder: UsageRecorder;
+  /** Seals `links.next` cursors as v2's are: bound to route, plan scope and query. */
+  cursors: CursorSeal;
   version: string;
   /** Answers cached per (route, path, query, plan scope, feed version), as v2's are. */
   answers?: { cache: ResponseCache; version: () => string };
@@ -58,20 +61,24 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
   });
 
   for (const route of routes) {
+    const paged = isPaged(route.query);
     router.get(
       route.path,
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
       rateLimit(options.limiter, options.recorder, options.logger),
       async (ctx) => {
-        const params = parseQuery(route.query, { ...ctx.query, ...ctx.params });
+        const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
         const grant = (ctx.state as KeyedState).grant;
+        const paging = paged ? new PagedRequest(options.cursors, `${V1_PREFIX}${route.path}`, grant.caller, raw) : null;
+        const params = paging ? paging.opened() : raw;
         const query = new URLSearchParams(ctx.querystring);
         query.sort();
         const load = async () => {
           const page = await route.load(params, grant);
           if (route.data === "object" && page.items.length === 0) throw notFound();
-          return new Answer(renderV1Body(page, linksOf(ctx.path, query, page.nextCursor), route.data), page.objects);
+          const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
+          return new Answer(renderV1Body(page, linksOf(ctx.path, query, next), route.data), page.objects);
         };
         const answers = options.answers;
         const answer = answers
