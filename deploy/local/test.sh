@@ -12,5 +12,11 @@ trap 'rm -f "$results"' EXIT
 status=0
 npx jest --json --outputFile="$results" "$@" || status=$?
 # One plain closing line, whatever reads the output: "tests: N passed, N failed".
-node -e 'const r = require(process.argv[1]); process.stdout.write(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);' "$results" || true
+node -e '
+const text = require("node:fs").readFileSync(process.argv[1], "utf8");
+if (!text.trim()) process.stdout.write("tests: none reported (Jest stopped before running them; see above)\n");
+else {
+  const r = JSON.parse(text);
+  process.stdout.write(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);
+}' "$results" || true
 exit "$status"

@@ -132,7 +132,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       processes.set(name, proc);
       started.push(proc);
       await waitUntil(name, () => healthCheck(name, ports), {
-        timeoutMs: 120_000,
+        // Ingest serves once its backfill is written: minutes on a busy machine, so the bound is generous.
+        timeoutMs: 300_000,
         process: proc,
         logFile: logPath(dataDir, name),
       });
