@@ -1,5 +1,6 @@
 // Ingest cycles against an in-process gRPC server that implements the three write services and
-// records every request (ingest owns no store: this is the real client, wire and retry path).
+// records every request (the write path touches no store of ingest's own: this is the real
+// client, wire and retry path).
 import { catalogue, events, history } from "@odds/proto";
 import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
 import pino from "pino";

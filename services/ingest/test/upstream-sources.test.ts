@@ -117,7 +117,11 @@ const toaConfig = (overrides: Partial<TheOddsApiConfig> = {}): TheOddsApiConfig 
   exchanges: ["betfair_ex_au"],
   leagues: [
     { ...AFL, sportKey: "aussierules_afl", eventMarkets: AFL_EVENT_MARKETS },
-    { ...NRL, sportKey: "rugbyleague_nrl", eventMarkets: ["player_try_scorer_anytime"] },
+    {
+      ...NRL,
+      sportKey: "rugbyleague_nrl",
+      eventMarkets: ["player_try_scorer_anytime", "alternate_totals", "h2h_3_way"],
+    },
     { ...EPL, sportKey: "soccer_epl", eventMarkets: [] },
   ],
   markets: {
@@ -362,6 +366,11 @@ describe("The Odds API v4 adapter", () => {
     const nrl = cycle.events.find((e) => e.leagueID === "NRL");
     expect(nrl?.odds["tries-NATHAN_CLEARY_1_NRL-game-yn-yes"]?.byBookmaker.sportsbet?.odds).toBe("+180");
     expect(nrl?.odds["points-all-game-ou-over"]?.byBookmaker.sportsbet?.overUnder).toBe("38.5");
+    // alternate_totals: alternate lines of the total; h2h_3_way: the three-way moneyline with its draw.
+    expect(nrl?.odds["points-all-game-ou-over"]?.altLines["44.5"]?.sportsbet?.odds).toBe("+150");
+    expect(nrl?.odds["points-all-game-ou-under"]?.altLines["32.5"]?.sportsbet?.odds).toBe("+160");
+    expect(nrl?.odds["points-home-game-ml3way-home"]?.byBookmaker.sportsbet?.odds).toBe("-130");
+    expect(nrl?.odds["points-all-game-ml3way-draw"]?.byBookmaker.sportsbet?.odds).toBe("+2000");
     const epl = cycle.events.find((e) => e.leagueID === "EPL");
     expect(Object.keys(epl?.odds ?? {}).sort()).toEqual([
       "points-all-game-ml3way-draw",

@@ -146,6 +146,15 @@ export class TheOddsApiSource implements FeedSource {
     }
   }
 
+  /** Credits left today; 0 when the spend store cannot say (then nothing billed is made anyway). */
+  private async leftToday(at: Date): Promise<number> {
+    try {
+      return Math.max(0, await this.budget.left(at));
+    } catch {
+      return 0;
+    }
+  }
+
   /**
    * One billed GET: `cost` reserved (with `keep` still left after it) before the request, settled
    * after it to what the answer says it cost. A failed request that got an answer costs what that
@@ -201,7 +210,11 @@ export class TheOddsApiSource implements FeedSource {
     for (const event of byKickoff) {
       const msToKickoff = Date.parse(event.commence_time) - at.getTime();
       const last = this.perEvent.get(event.id);
-      if (last && at.getTime() - last.at.getTime() < pollingInterval(this.config.eventPolling, msToKickoff)) continue;
+      if (last) {
+        const leftShare = this.config.dailyBudget > 0 ? (await this.leftToday(at)) / this.config.dailyBudget : 0;
+        if (at.getTime() - last.at.getTime() < pollingInterval(this.config.eventPolling, msToKickoff, leftShare))
+          continue;
+      }
       const url = this.url(
         `v4/sports/${league.sportKey}/events/${encodeURIComponent(event.id)}/odds`,
         league.eventMarkets,
