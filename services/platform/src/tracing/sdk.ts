@@ -1,16 +1,24 @@
-import { NodeSDK } from "@opentelemetry/sdk-node";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-grpc";
-import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
-import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
-import { KoaInstrumentation } from "@opentelemetry/instrumentation-koa";
-import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
-import { RedisInstrumentation } from "@opentelemetry/instrumentation-redis";
+// The SDK, its exporter and the instrumentations are loaded only when tracing is on: together they
+// took seconds to load on a busy machine, a cost every service paid at start with tracing off.
+/* eslint-disable @typescript-eslint/no-require-imports */
+import type * as SdkNode from "@opentelemetry/sdk-node";
+import type * as OtlpGrpc from "@opentelemetry/exporter-trace-otlp-grpc";
+import type * as GrpcModule from "@opentelemetry/instrumentation-grpc";
+import type * as HttpModule from "@opentelemetry/instrumentation-http";
+import type * as KoaModule from "@opentelemetry/instrumentation-koa";
+import type * as MongoModule from "@opentelemetry/instrumentation-mongodb";
+import type * as RedisModule from "@opentelemetry/instrumentation-redis";
+import type * as TraceBase from "@opentelemetry/sdk-trace-base";
 import type { SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { redactApiKey } from "../logger";
 
 /** The instrumentations every service loads: HTTP, Koa, gRPC, MongoDB and Redis. */
 export function instrumentations() {
+  const { HttpInstrumentation } = require("@opentelemetry/instrumentation-http") as typeof HttpModule;
+  const { KoaInstrumentation } = require("@opentelemetry/instrumentation-koa") as typeof KoaModule;
+  const { GrpcInstrumentation } = require("@opentelemetry/instrumentation-grpc") as typeof GrpcModule;
+  const { MongoDBInstrumentation } = require("@opentelemetry/instrumentation-mongodb") as typeof MongoModule;
+  const { RedisInstrumentation } = require("@opentelemetry/instrumentation-redis") as typeof RedisModule;
   return [
     new HttpInstrumentation({
       // Health probes would otherwise make one trace each.
@@ -33,9 +41,14 @@ export function instrumentations() {
  * collector over OTLP/gRPC; without it tracing is off unless an exporter is passed
  * (tests pass an in-memory one). W3C trace context is the SDK's default propagator.
  */
-export function startTracing(options: { serviceName?: string; exporter?: SpanExporter } = {}): NodeSDK | undefined {
+export function startTracing(
+  options: { serviceName?: string; exporter?: SpanExporter } = {},
+): SdkNode.NodeSDK | undefined {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!options.exporter && !endpoint) return undefined;
+  const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof SdkNode;
+  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-grpc") as typeof OtlpGrpc;
+  const { SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base") as typeof TraceBase;
   const spanProcessors: SpanProcessor[] = options.exporter ? [new SimpleSpanProcessor(options.exporter)] : [];
   const sdk = new NodeSDK({
     serviceName: options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? "odds-service",
