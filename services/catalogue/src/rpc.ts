@@ -70,7 +70,7 @@ export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catal
   };
 }
 
-function jsonPage(page: ReadPage): common.JsonPage {
+function jsonPage(page: ReadPage<unknown>): common.JsonPage {
   return {
     items: page.items.map((item) => Buffer.from(JSON.stringify(item), "utf8")),
     nextCursor: page.nextCursor,
