@@ -36,7 +36,7 @@ describe("catalogue process (built main.js)", () => {
     try {
       let page: { items: Uint8Array[] } | undefined;
       // Until the process serves, however long a busy machine takes to start it.
-      for (const giveUpAt = Date.now() + 45_000; !page && Date.now() < giveUpAt; ) {
+      for (const giveUpAt = Date.now() + 45_000; !page && Date.now() < giveUpAt;) {
         page = await callUnary(client, client.listSports, catalogue.ListSportsRequest.create()).catch(
           () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
         );
