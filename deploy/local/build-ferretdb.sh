@@ -7,6 +7,9 @@ if [[ -x "$out" && "$out" -nt "$here/ferretdb/main.go" && "$out" -nt "$here/ferr
   exit 0
 fi
 command -v go >/dev/null || { echo "ferretdb-local needs Go (https://go.dev) on PATH" >&2; exit 1; }
-echo "prepare: building ferretdb-local (FerretDB $(grep 'FerretDB/FerretDB ' "$here/ferretdb/go.mod" | awk '{print $NF}'), first build takes a minute or two)..."
+source "$here/steps.sh"
 mkdir -p "$here/bin"
-(cd "$here/ferretdb" && go build -trimpath -o "$out" .)
+version="$(grep 'FerretDB/FerretDB ' "$here/ferretdb/go.mod" | awk '{print $NF}')"
+(cd "$here/ferretdb" && step "building ferretdb-local (FerretDB $version)" "a minute or two" go build -trimpath -o "$out" .)
+# go build leaves an unchanged binary untouched; its time says it is up to date with the sources.
+touch "$out"

@@ -3,10 +3,10 @@
 set -euo pipefail
 command -v redis-server >/dev/null && exit 0
 if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then
-  echo "prepare: installing redis-server (apt-get; first time about 30 s)..."
+  source "$(dirname "${BASH_SOURCE[0]}")/steps.sh"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq redis-server >/dev/null
+  install_redis() { apt-get update -qq >/dev/null && apt-get install -y -qq redis-server >/dev/null; }
+  step "installing redis-server (apt-get)" "30 s" install_redis
   # The package starts a system service on 6379; the stack runs its own instances.
   (service redis-server stop || true) >/dev/null 2>&1
   exit 0

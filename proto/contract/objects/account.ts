@@ -13,6 +13,10 @@ export const health = z
   })
   .meta({ id: "Health" });
 
+/** The key tiers of the contract. */
+export const TIERS = ["lite", "base", "internal"] as const;
+export type Tier = (typeof TIERS)[number];
+
 /** The rate-limit windows of the contract, each a fixed UTC period. */
 export const RATE_WINDOWS = ["per-second", "per-minute", "per-hour", "per-day", "per-month"] as const;
 export type RateWindow = (typeof RATE_WINDOWS)[number];
@@ -31,7 +35,7 @@ export const accountUsage = z
     customerID: z.string().nullable(),
     email: z.string().nullable(),
     isActive: z.boolean(),
-    tier: z.enum(["lite", "base", "internal"]),
+    tier: z.enum(TIERS),
     rateLimits: z.object(
       Object.fromEntries(RATE_WINDOWS.map((window) => [window, rateLimitInterval])) as Record<
         RateWindow,

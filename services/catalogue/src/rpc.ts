@@ -87,7 +87,7 @@ function isV1(req: { view: string }): boolean {
   return req.view === "v1";
 }
 
-function jsonPage(page: ReadPage): common.JsonPage {
+function jsonPage(page: ReadPage<unknown>): common.JsonPage {
   return {
     items: page.items.map((item) => Buffer.from(JSON.stringify(item), "utf8")),
     nextCursor: page.nextCursor,

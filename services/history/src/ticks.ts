@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { objects } from "@odds/proto";
 import { americanOdds, isOfferablePrice } from "./prices";
 
 /** Capture began on this day; no tick exists before it. */
@@ -6,7 +7,7 @@ export const CAPTURE_START_MS = Date.UTC(2026, 7, 14);
 
 export const DAY_MS = 86_400_000;
 
-export type TickKind = "open" | "move" | "limit" | "close";
+export type TickKind = objects.OddsHistoryTick["kind"];
 
 /** The part of a bookmaker's quote on one market that a tick records. */
 export interface HeldQuote {
@@ -168,23 +169,21 @@ function heldQuoteOf(quote: ObservedQuote): HeldQuote {
 
 /** The contract's OddsHistoryTick as UTF-8 JSON (every nullable field present; stores may drop nulls). */
 export function renderTick(tick: TickDocument): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      eventID: tick.eventID,
-      oddID: tick.oddID,
-      bookmakerID: tick.bookmakerID,
-      changedAt: tick.changedAt.toISOString(),
-      kind: tick.kind,
-      bookOdds: tick.bookOdds ?? null,
-      decimalOdds: tick.decimalOdds ?? null,
-      previousBookOdds: tick.previousBookOdds ?? null,
-      previousDecimalOdds: tick.previousDecimalOdds ?? null,
-      line: tick.line ?? null,
-      isMainLine: tick.isMainLine ?? null,
-      layOdds: tick.layOdds ?? null,
-      maxStake: tick.maxStake ?? null,
-      previousMaxStake: tick.previousMaxStake ?? null,
-    }),
-    "utf8",
-  );
+  const item: objects.OddsHistoryTick = {
+    eventID: tick.eventID,
+    oddID: tick.oddID,
+    bookmakerID: tick.bookmakerID,
+    changedAt: tick.changedAt.toISOString(),
+    kind: tick.kind,
+    bookOdds: tick.bookOdds ?? null,
+    decimalOdds: tick.decimalOdds ?? null,
+    previousBookOdds: tick.previousBookOdds ?? null,
+    previousDecimalOdds: tick.previousDecimalOdds ?? null,
+    line: tick.line ?? null,
+    isMainLine: tick.isMainLine ?? null,
+    layOdds: tick.layOdds ?? null,
+    maxStake: tick.maxStake ?? null,
+    previousMaxStake: tick.previousMaxStake ?? null,
+  };
+  return Buffer.from(JSON.stringify(item), "utf8");
 }

@@ -210,7 +210,8 @@ describe("ingest cycles over gRPC", () => {
     expect(observed.length).toBe(expected1 + expected2);
     expect(observed.slice(0, expected1).every((ms) => ms <= AT.getTime())).toBe(true);
     expect(observed.slice(expected1).every((ms) => ms > AT.getTime() - 120_000)).toBe(true);
-  });
+    // Four cycles and the writes' retries: over a minute on a busy machine.
+  }, 180_000);
 
   test("events that could not be written are re-sent with the next cycle's newer state", async () => {
     const ingest = runner();

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
+import { objects } from "@odds/proto";
 import { parse } from "yaml";
 import { z } from "zod";
 
-export const TIERS = ["lite", "base", "internal"] as const;
-export type Tier = (typeof TIERS)[number];
+export const TIERS = objects.TIERS;
+export type Tier = objects.Tier;
 
-export const RATE_WINDOWS = ["per-second", "per-minute", "per-hour", "per-day", "per-month"] as const;
-export type RateWindow = (typeof RATE_WINDOWS)[number];
+export const RATE_WINDOWS = objects.RATE_WINDOWS;
+export type RateWindow = objects.RateWindow;
 
 const limitValue = z.number().int().positive().nullable();
 const windowLimitSchema = z.object({ "max-requests": limitValue, "max-entities": limitValue }).strict();

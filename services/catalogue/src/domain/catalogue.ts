@@ -1,47 +1,22 @@
+import type { objects } from "@odds/proto";
 import stableStringify from "safe-stable-stringify";
 import { ActivityLedger, normalizeEventState, sameEventState, type EventState } from "./activity";
 import { deriveMarket, parseOddID, type MarketDefinition } from "./market-definition";
 
-export interface SportRecord {
-  sportID: string;
-  name: string;
-  shortName: string;
-}
+/** Records are the contract objects without what the caller's plan or current activity decides. */
+export type SportRecord = Omit<objects.Sport, "enabled" | "activeEvents">;
+export type LeagueRecord = Omit<objects.League, "enabled" | "activeEvents">;
+export type TeamRecord = objects.Team;
 
-export interface LeagueRecord extends SportRecord {
-  leagueID: string;
-}
-
-export interface TeamRecord {
-  teamID: string;
-  sportID: string;
-  leagueID: string;
-  names: { long: string; medium: string; short: string };
-  colors: { primary?: string; secondary?: string; primaryContrast?: string; secondaryContrast?: string };
-  statEntityID: string;
-}
-
-export interface PlayerRecord {
-  playerID: string;
-  teamID: string;
-  sportID: string;
-  leagueID: string;
-  name: string;
-  firstName: string;
-  lastName: string;
-  position?: string;
-  jerseyNumber?: number;
+export type PlayerRecord = objects.Player & {
   /** Sorted, unique: every event the player has been listed on. */
   eventIDs: string[];
-}
+};
 
-export interface StatRecord {
-  statID: string;
-  supportedLevels: { all: boolean; team: boolean; player: boolean };
-  displays: { short: string; long: string };
+export type StatRecord = Omit<objects.Stat, "isScoreStat" | "supportedSports"> & {
   /** Sorted, unique. */
   sportIDs: string[];
-}
+};
 
 /** One ingest cycle: the catalogue entities it read and the current state of every event it carries. */
 export interface CatalogueCycle {

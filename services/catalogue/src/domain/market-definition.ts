@@ -1,27 +1,15 @@
-import { oddId } from "@odds/proto";
+import { type objects, oddId } from "@odds/proto";
 /**
  * What a market is, derived from its oddID alone:
  * `{statID}-{statEntityID}-{periodID}-{betTypeID}-{sideID}`.
  */
 
-export type PropType = "game_prop" | "team_prop" | "player_prop" | "other_prop";
-export const PROP_TYPES: readonly PropType[] = ["game_prop", "team_prop", "player_prop", "other_prop"];
+export type PropType = objects.PropType;
 
 export type OddIDParts = oddId.OddIdParts;
 
-export interface MarketDefinition extends OddIDParts {
-  oddID: string;
-  playerID?: string;
-  teamID?: string;
-  marketGroupID: string;
-  marketGroupName: string;
-  isMainMarket: boolean;
-  isMainDerivative: boolean;
-  isSubPeriod: boolean;
-  isProp: boolean;
-  /** Set for props only. */
-  propType?: PropType;
-}
+/** The contract's Market without what depends on current prices (support, activity). */
+export type MarketDefinition = Omit<objects.Market, "isSupported" | "activeEvents" | "support" | "bookmakers">;
 
 /** What ingest knows about the entity of a side beyond the oddID (from the event it was read on). */
 export interface MarketHints {

@@ -1,5 +1,5 @@
 import { CursorCodec, InvalidArgumentError, requestedPageLimit } from "@odds/platform";
-import { filters, pageLimits, planScope } from "@odds/proto";
+import { filters, objects, pageLimits, planScope } from "@odds/proto";
 import { z } from "zod";
 import type { MarketLeagueActivity } from "./activity";
 import {
@@ -11,21 +11,21 @@ import {
   type StatRecord,
   type TeamRecord,
 } from "./catalogue";
-import { matchesOddIDFilter, PROP_TYPES, type MarketDefinition, type PropType } from "./market-definition";
+import { matchesOddIDFilter, type MarketDefinition } from "./market-definition";
 
 const { matchesFlag, matchesList } = filters;
 const { bookmakerVisible, leagueVisible, sportVisible } = planScope;
 type PlanScope = planScope.PlanScope;
 const { PAGE_LIMITS } = pageLimits;
+const { PROP_TYPES, STAT_LEVELS } = objects;
+type PropType = objects.PropType;
+type StatLevel = objects.StatLevel;
 
 /** One page of contract objects; an empty nextCursor means the last page. */
-export interface ReadPage {
-  items: object[];
+export interface ReadPage<Item> {
+  items: Item[];
   nextCursor: string;
 }
-
-export const STAT_LEVELS = ["all", "player", "team"] as const;
-export type StatLevel = (typeof STAT_LEVELS)[number];
 
 export interface LeagueQuery {
   sportIDs: string[];
@@ -93,7 +93,7 @@ export class CatalogueReads {
     return this.catalogue();
   }
 
-  sports(scope: PlanScope): ReadPage {
+  sports(scope: PlanScope): ReadPage<objects.Sport> {
     const catalogue = this.catalogue();
     const items = catalogue
       .ordered<SportRecord>("sports", (s) => s.sportID)
@@ -107,7 +107,7 @@ export class CatalogueReads {
     return { items, nextCursor: "" };
   }
 
-  leagues(scope: PlanScope, query: LeagueQuery): ReadPage {
+  leagues(scope: PlanScope, query: LeagueQuery): ReadPage<objects.League> {
     const catalogue = this.catalogue();
     const items = catalogue
       .ordered<LeagueRecord>("leagues", (l) => l.leagueID)
@@ -123,7 +123,7 @@ export class CatalogueReads {
     return { items, nextCursor: "" };
   }
 
-  teams(scope: PlanScope, query: TeamQuery): ReadPage {
+  teams(scope: PlanScope, query: TeamQuery): ReadPage<objects.Team> {
     const limit = requestedPageLimit(query.limit, PAGE_LIMITS.teams);
     const { cursor, limit: _limit, ...filters } = query;
     return paginate(
@@ -142,7 +142,7 @@ export class CatalogueReads {
     );
   }
 
-  players(scope: PlanScope, query: PlayerQuery): ReadPage {
+  players(scope: PlanScope, query: PlayerQuery): ReadPage<objects.Player> {
     const limit = requestedPageLimit(query.limit, PAGE_LIMITS.players);
     const { cursor, limit: _limit, ...filters } = query;
     const eventIDs = new Set(query.eventIDs);
@@ -163,7 +163,7 @@ export class CatalogueReads {
     );
   }
 
-  stats(query: StatQuery): ReadPage {
+  stats(query: StatQuery): ReadPage<objects.Stat> {
     const level = statLevel(query.statLevel);
     const items = this.catalogue()
       .ordered<StatRecord>("stats", (s) => s.statID)
@@ -178,12 +178,12 @@ export class CatalogueReads {
         supportedLevels: stat.supportedLevels,
         displays: stat.displays,
         isScoreStat: stat.statID === "points",
-        supportedSports: Object.fromEntries(stat.sportIDs.map((sportID) => [sportID, true])),
+        supportedSports: Object.fromEntries(stat.sportIDs.map((sportID) => [sportID, true] as const)),
       }));
     return { items, nextCursor: "" };
   }
 
-  markets(scope: PlanScope, query: MarketQuery): ReadPage {
+  markets(scope: PlanScope, query: MarketQuery): ReadPage<objects.Market> {
     const limit = requestedPageLimit(query.limit, PAGE_LIMITS.markets);
     const propType = marketPropType(query.propType);
     const isSupported = query.isSupported ?? true;
@@ -191,7 +191,7 @@ export class CatalogueReads {
     const catalogue = this.catalogue();
     const wantedBookmakers = new Set(query.bookmakerIDs);
 
-    const render = (market: MarketDefinition) => {
+    const render = (market: MarketDefinition): objects.Market | undefined => {
       const support: Record<string, Record<string, true>> = {};
       const bookmakers = new Set<string>();
       let activeEvents = 0;
@@ -256,7 +256,7 @@ function pricedByVisible(scope: PlanScope, activity: MarketLeagueActivity): numb
   return events;
 }
 
-function renderTeam(team: TeamRecord): object {
+function renderTeam(team: TeamRecord): objects.Team {
   return {
     teamID: team.teamID,
     sportID: team.sportID,
@@ -267,7 +267,7 @@ function renderTeam(team: TeamRecord): object {
   };
 }
 
-function renderPlayer(player: PlayerRecord): object {
+function renderPlayer(player: PlayerRecord): objects.Player {
   const { eventIDs: _eventIDs, ...fields } = player;
   return fields;
 }
@@ -292,7 +292,7 @@ function marketPropType(raw: string): PropType | undefined {
  * Stable id order; the cursor carries the last id served and is bound to the filters.
  * Filters run lazily, so a page stops as soon as it is full.
  */
-function paginate<T>(
+function paginate<T, Item>(
   codec: CursorCodec<typeof afterID>,
   filters: object,
   token: string,
@@ -300,11 +300,11 @@ function paginate<T>(
   ordered: T[],
   id: (record: T) => string,
   matches: (record: T) => boolean,
-  render: (record: T) => object | undefined,
-): ReadPage {
+  render: (record: T) => Item | undefined,
+): ReadPage<Item> {
   const after = token ? codec.decode(token, filters).after : undefined;
   const start = after === undefined ? 0 : firstAfter(ordered, id, after);
-  const items: object[] = [];
+  const items: Item[] = [];
   let lastID = "";
   for (let index = start; index < ordered.length; index++) {
     const record = ordered[index] as T;

@@ -37,13 +37,9 @@ function resolve(ids: string[], index: Map<string, string>): string[] {
   return ids.map((id) => index.get(id) ?? id);
 }
 
-function items<T>(page: ReadPage): T[] {
-  return page.items as T[];
-}
-
-export function v1Sports(reads: CatalogueReads, scope: PlanScope): ReadPage {
+export function v1Sports(reads: CatalogueReads, scope: PlanScope): ReadPage<v1.V1Sport> {
   return {
-    items: items<objects.Sport>(reads.sports(scope)).map((sport): v1.V1Sport => ({
+    items: reads.sports(scope).items.map((sport): v1.V1Sport => ({
       sport_id: sport.sportID,
       name: sport.name,
       short_name: sport.shortName,
@@ -57,7 +53,7 @@ export function v1Sports(reads: CatalogueReads, scope: PlanScope): ReadPage {
 export function v1Leagues(reads: CatalogueReads, scope: PlanScope, query: Parameters<CatalogueReads["leagues"]>[1]) {
   const page = reads.leagues(scope, query);
   return {
-    items: items<objects.League>(page).map((league): v1.V1League => ({
+    items: page.items.map((league): v1.V1League => ({
       league_id: league.leagueID,
       sport_id: league.sportID,
       name: league.name,
@@ -69,10 +65,10 @@ export function v1Leagues(reads: CatalogueReads, scope: PlanScope, query: Parame
   };
 }
 
-export function v1Teams(reads: CatalogueReads, scope: PlanScope, query: TeamQuery): ReadPage {
+export function v1Teams(reads: CatalogueReads, scope: PlanScope, query: TeamQuery): ReadPage<v1.V1Team> {
   const page = reads.teams(scope, { ...query, limit: requestedPageLimit(query.limit, V1_PAGE_LIMITS.teams) });
   return {
-    items: items<objects.Team>(page).map((team): v1.V1Team => ({
+    items: page.items.map((team): v1.V1Team => ({
       team_id: team.teamID,
       sport_id: team.sportID,
       league_id: team.leagueID,
@@ -95,7 +91,7 @@ export function v1Players(reads: CatalogueReads, scope: PlanScope, query: Player
     limit: requestedPageLimit(query.limit, V1_PAGE_LIMITS.players),
   });
   return {
-    items: items<objects.Player>(page).map((player): v1.V1Player => ({
+    items: page.items.map((player): v1.V1Player => ({
       player_id: v1.v1Id("player", player.playerID),
       team_id: player.teamID,
       sport_id: player.sportID,
@@ -114,7 +110,7 @@ export function v1Players(reads: CatalogueReads, scope: PlanScope, query: Player
  * v1 markets: every side of a market (one marketGroupID) is one market with its outcomes. The
  * sides are selected by the v2 rules (filters, plan, support), then grouped; paging is over groups.
  */
-export function v1Markets(reads: CatalogueReads, scope: PlanScope, query: MarketQuery): ReadPage {
+export function v1Markets(reads: CatalogueReads, scope: PlanScope, query: MarketQuery): ReadPage<v1.V1Market> {
   const limit = requestedPageLimit(query.limit, V1_PAGE_LIMITS.markets);
   const { cursor, limit: _limit, ...filters } = query;
   const after = cursor ? marketCursor.decode(cursor, filters).after : undefined;
@@ -122,7 +118,7 @@ export function v1Markets(reads: CatalogueReads, scope: PlanScope, query: Market
   let token = "";
   do {
     const page = reads.markets(scope, { ...filters, limit: pageLimits.PAGE_LIMITS.markets.max, cursor: token });
-    for (const side of items<objects.Market>(page)) {
+    for (const side of page.items) {
       const group = groups.get(side.marketGroupID) ?? [];
       group.push(side);
       groups.set(side.marketGroupID, group);
@@ -165,7 +161,7 @@ export function v1Bookmakers(
   reads: CatalogueReads,
   scope: PlanScope,
   query: { leagueIDs: string[]; bookmakerIDs: string[] },
-): ReadPage {
+): ReadPage<v1.V1Bookmaker> {
   const catalogue = reads.snapshot();
   const found = new Map<string, { leagues: Set<string>; markets: Set<string> }>();
   for (const market of catalogue.ordered<{ oddID: string; marketGroupID: string }>("markets", (m) => m.oddID)) {

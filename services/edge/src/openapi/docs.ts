@@ -18,18 +18,32 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
 ].join("; ");
 
-/** Starts Scalar on the page with the edge's own OpenAPI document. */
+/**
+ * Where Scalar mounts. Not "api-reference": the bundle also mounts a second, unconfigured app on
+ * an element of that id (its legacy HTML API), which loads the vendor's fonts and AI registry.
+ */
+const MOUNT_ID = "odds-api-reference";
+
+/** System fonts instead of the vendor's font host. */
+const SYSTEM_FONTS_CSS =
+  ":root { --scalar-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; " +
+  "--scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }";
+
+/** Starts Scalar on the page with the edge's own OpenAPI document; nothing it loads leaves this origin. */
 export function docsInitScript(specUrl: string): string {
   const configuration = {
     url: specUrl,
     // Every tag open, so each route's path is on the page.
     defaultOpenAllTags: true,
     withDefaultFonts: false,
+    customCss: SYSTEM_FONTS_CSS,
+    // No "Ask AI" agent (it queries the vendor's registry through its proxy), no vendor proxy at all.
+    agent: { disabled: true },
     hideClientButton: true,
     showDeveloperTools: "never",
     telemetry: false,
   };
-  return `Scalar.createApiReference("#api-reference", ${JSON.stringify(configuration)});\n`;
+  return `Scalar.createApiReference("#${MOUNT_ID}", ${JSON.stringify(configuration)});\n`;
 }
 
 /** The API reference page: Scalar rendering the edge's own OpenAPI document. */
@@ -41,9 +55,11 @@ export function docsPage(scriptUrls: string[]): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Sports Odds Read API v2 reference</title>
+    <!-- No favicon request (it would 404 outside /v2). -->
+    <link rel="icon" href="data:," />
   </head>
   <body>
-    <div id="api-reference"></div>
+    <div id="${MOUNT_ID}"></div>
 ${scripts}
   </body>
 </html>

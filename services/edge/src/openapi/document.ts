@@ -49,8 +49,11 @@ const COMPONENTS = "#/components/schemas/";
 function componentSchemas(generated: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const hoisted: Record<string, JsonSchema> = {};
   const hoist = (id: string, schema: JsonSchema) => {
-    const { $schema: _dialect, $defs, ...rest } = schema;
+    // $schema and $id are JSON Schema document keywords; inside components they are invalid
+    // (the docs renderer reports "$id": "#/components/..." as a document validation error).
+    const { $schema: _dialect, $id: _id, $defs, ...rest } = schema;
     void _dialect;
+    void _id;
     if (id !== "__shared") hoisted[id] = rest;
     for (const [defId, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) hoist(defId, def);
   };
@@ -59,6 +62,28 @@ function componentSchemas(generated: Record<string, JsonSchema>): Record<string,
     .replaceAll(`"${COMPONENTS}__shared#/$defs/`, `"${COMPONENTS}`)
     .replaceAll('"#/$defs/', `"${COMPONENTS}`);
   return JSON.parse(text) as Record<string, JsonSchema>;
+}
+
+/**
+ * zod writes a nullable constrained value as `anyOf: [X, {type: "null"}]`, a schema without a
+ * `type`, which renderers that expect one per schema (Scalar) report as invalid; `X` with
+ * `type: [X.type, "null"]` says the same and carries a type.
+ */
+function collapseNullable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(collapseNullable);
+  if (schema === null || typeof schema !== "object") return schema;
+  const { anyOf, ...rest } = schema as JsonSchema;
+  const variants = Array.isArray(anyOf) ? (anyOf as JsonSchema[]) : undefined;
+  const nonNull = variants?.filter((variant) => variant.type !== "null");
+  const single = nonNull?.length === 1 && variants?.length === 2 ? nonNull[0] : undefined;
+  if (single && typeof single.type === "string") {
+    return collapseNullable({ ...single, ...rest, type: [single.type, "null"] });
+  }
+  const collapsed: JsonSchema = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, collapseNullable(value)]),
+  );
+  if (variants) collapsed.anyOf = collapseNullable(variants);
+  return collapsed;
 }
 
 /**
@@ -133,7 +158,7 @@ const V2_STYLE: ContractStyle = {
     type: "object",
     required: ["success", "data", "nextCursor"],
     properties: {
-      success: { const: true },
+      success: { type: "boolean", const: true },
       data,
       nextCursor: { type: ["string", "null"], description: "pass as `cursor` for the next page" },
       notice: { type: "string" },
@@ -146,7 +171,7 @@ const V2_STYLE: ContractStyle = {
       type: "object",
       required: ["success", "error"],
       properties: {
-        success: { const: false },
+        success: { type: "boolean", const: false },
         error: { type: "string" },
         message: { type: "string" },
       },
@@ -183,7 +208,7 @@ export function buildContractDocument(routes: DocumentedRoute[], version: string
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: "any",
   }) as { schemas: Record<string, JsonSchema> };
-  const schemas = componentSchemas(generated.schemas);
+  const schemas = collapseNullable(componentSchemas(generated.schemas)) as Record<string, JsonSchema>;
   if (style.failure.schema) schemas[style.failure.name] = style.failure.schema;
 
   const paths: Record<string, JsonSchema> = {};

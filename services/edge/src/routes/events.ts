@@ -11,7 +11,7 @@ export const eventsQuery = z.object({
   eventIDs: csvList().optional(),
   sportID: csvList().optional(),
   leagueID: csvList().optional(),
-  type: z.enum(["match", "tournament", "prop"], { error: "expected match, tournament or prop" }).optional(),
+  type: z.enum(objects.EVENT_TYPES, { error: "expected match, tournament or prop" }).optional(),
   oddsAvailable: booleanFlag().optional(),
   oddsPresent: booleanFlag().optional(),
   oddID: csvList()
