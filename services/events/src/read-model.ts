@@ -20,7 +20,7 @@ import {
   type PlanScope,
 } from "./query";
 import type { ContractEvent } from "./render";
-import { externalIDsOf, renderV1Event, renderV1Odds, v1StatusOf, type V1Rendered } from "./v1-render";
+import { externalIDsOf, renderV1Event, renderV1Odds, renderV1Result, v1StatusOf, type V1Rendered } from "./v1-render";
 import { v1 } from "@odds/proto";
 
 /** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
@@ -49,7 +49,7 @@ const PARSED_CACHE_SIZE = 32;
 const parsedContracts = new Map<PreparedEvent, ContractEvent>();
 
 /** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
-export type V1View = "event" | "odds" | "odds_by_bookmaker";
+export type V1View = "event" | "odds" | "odds_by_bookmaker" | "results";
 
 /** A v1 rendering as served: its JSON, its usage in objects, and until when it holds. */
 export interface V1Json {
@@ -128,7 +128,9 @@ export class PreparedEvent {
     const rendering =
       view === "event"
         ? v1Json(renderV1Event(contract, nowMs))
-        : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
+        : view === "results"
+          ? v1Json(renderV1Result(contract))
+          : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
     if (key !== undefined && (cached || this.v1Renderings.size < MAX_CACHED_SHAPES))
       this.v1Renderings.set(key, rendering);
     return rendering;
@@ -251,8 +253,17 @@ export class EventReadModel {
       status: request.status,
       markets: request.marketIDs ? [...request.marketIDs].sort() : null,
     };
-    const { served, nextCursor } = this.select(query, plan, page, nowMs, v1CursorCodec, binding, (facts) =>
-      request.status === undefined ? true : v1StatusOf(facts) === request.status,
+    const { served, nextCursor } = this.select(
+      query,
+      plan,
+      page,
+      nowMs,
+      v1CursorCodec,
+      binding,
+      (facts) =>
+        (request.status === undefined || v1StatusOf(facts) === request.status) &&
+        // Results exist once an event has started (or was called off).
+        (request.view !== "results" || facts.started || facts.ended || facts.cancelled),
     );
     let objects = 0;
     const items = served.map((event) => {
