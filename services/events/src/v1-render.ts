@@ -175,7 +175,7 @@ interface MarketSides {
 }
 
 /** The event's sides grouped by market (every side of one marketGroupID), in oddID order. */
-function marketsOf(event: ContractEvent, marketIDs: ReadonlySet<string> | null): MarketSides[] {
+function marketsOf(event: Pick<ContractEvent, "odds">, marketIDs: ReadonlySet<string> | null): MarketSides[] {
   const groups = new Map<string, ContractOdds[]>();
   for (const side of Object.values(event.odds)) {
     const groupID = oddId.marketGroupID(side);
@@ -295,10 +295,37 @@ function outcomeResult(
   };
 }
 
-/** The event's result: scores and the grader's verdict for every outcome, pending markets counted. */
-export function renderV1Result(event: ContractEvent): V1Rendered<v1.V1Result> {
+/**
+ * The sides an event has been priced on, as last seen (prices left out): what its result is graded
+ * on. Bookmakers close an event's markets when it ends, so the current odds alone would leave a
+ * finished event with nothing to grade. Sides seen in `latest` replace those in `previous`.
+ */
+export function mergeMarketBook(
+  previous: Readonly<Record<string, ContractOdds>> | undefined,
+  latest: ContractEvent,
+): Record<string, ContractOdds> {
+  const book: Record<string, ContractOdds> = { ...previous };
+  for (const [oddID, side] of Object.entries(latest.odds)) {
+    const { altLines: _altLines, ...priced } = side;
+    book[oddID] = { ...priced, byBookmaker: {} };
+  }
+  return Object.fromEntries(
+    Object.keys(book)
+      .sort()
+      .map((oddID) => [oddID, book[oddID] as ContractOdds]),
+  );
+}
+
+/**
+ * The event's result: scores and the grader's verdict for every outcome of every market in its
+ * market book (`mergeMarketBook`; the current odds when none is given), pending markets counted.
+ */
+export function renderV1Result(
+  event: ContractEvent,
+  marketBook: Readonly<Record<string, ContractOdds>> = event.odds,
+): V1Rendered<v1.V1Result> {
   let pending = 0;
-  const markets = marketsOf(event, null).map(({ groupID, sides }): v1.V1MarketResult => {
+  const markets = marketsOf({ odds: marketBook }, null).map(({ groupID, sides }): v1.V1MarketResult => {
     const first = sides[0] as ContractOdds;
     const graded = gradeMarket(
       {
