@@ -71,11 +71,11 @@ describe.each(VALUES_FILES)("Envoy config rendered with %s", (file) => {
     expect(result.status).toBe(0);
   });
 
-  test("forwards only /v2/ to the edge; every other path is answered 404 by Envoy", () => {
+  test("forwards only /v2/ and the v1 preview's /v1/ to the edge, alike; every other path is answered 404 by Envoy", () => {
     const routes = publicManager().route_config.virtual_hosts.flatMap((vh: any) => vh.routes);
     const forwarded = routes.filter((r: any) => r.route);
-    expect(forwarded).toHaveLength(1);
-    expect(forwarded[0].match).toEqual({ prefix: "/v2/" });
+    expect(forwarded.map((r: any) => r.match)).toEqual([{ prefix: "/v2/" }, { prefix: "/v1/" }]);
+    expect(forwarded[1].route).toEqual(forwarded[0].route);
     expect(forwarded[0].route.cluster).toBe("edge");
     expect(forwarded[0].route.prefix_rewrite).toBeUndefined();
     for (const r of routes.filter((r: any) => !r.route)) expect(r.direct_response.status).toBe(404);

@@ -31,7 +31,15 @@ export async function getV2(
   const key = options.apiKey === undefined ? stack.apiKeys[options.tier ?? "base"] : options.apiKey;
   const headers: Record<string, string> = { ...options.headers };
   if (key !== null) headers["x-api-key"] = key;
-  const res = await fetch(`${stack.baseUrl}${path}`, { headers });
+  return fetchJson(`${stack.baseUrl}${path}`, headers);
+}
+
+/** GET a URL; returns status, headers and the body parsed as JSON (the text when it is not JSON). */
+export async function fetchJson(
+  url: string | URL,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, { headers });
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -52,3 +52,11 @@ export function isV1Id(kind: V1IdKind, value: string): boolean {
 
 export const v1IdPattern = (kind: V1IdKind): RegExp =>
   new RegExp(`^${V1_ID_KINDS[kind].prefix}[a-z0-9]{${V1_ID_KINDS[kind].length}}$`);
+
+/**
+ * What a v1 id naming nothing resolves to: an id no internal record has (none starts with a NUL),
+ * so a filter by it selects nothing rather than being dropped, and a v2 id is never translated.
+ */
+export function unresolvedV1Id(id: string): string {
+  return `\u0000unresolved:${id}`;
+}

@@ -187,6 +187,54 @@ export const v1EventOdds = z
   })
   .meta({ id: "EventOdds" });
 
+export const V1_VERDICTS = ["won", "lost", "void", "dead_heat"] as const;
+
+export const v1OutcomeResult = z.object({
+  outcome_id: outcomeId,
+  side: z.string(),
+  line: z.number().nullable().meta({ description: "the line graded (the consensus line of spreads and totals)" }),
+  verdict: z
+    .enum(V1_VERDICTS)
+    .nullable()
+    .meta({ description: "null while the market is pending; void returns the stake" }),
+  dead_heat_factor: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .nullable()
+    .meta({ description: "dead_heat only: the payout is scaled by it (1 / winners tied)" }),
+  void_fraction: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: "part of the stake returned as void (0.5 on a quarter line that half-pushed)" }),
+});
+
+export const v1MarketResult = z.object({
+  market_id: marketId,
+  name: z.string(),
+  period_id: z.string(),
+  bet_type: z.string(),
+  player_id: playerId.nullable(),
+  settled: z.boolean(),
+  outcomes: z.array(v1OutcomeResult),
+});
+
+/** One event's result: scores, and a verdict for every outcome of every market it was priced on. */
+export const v1Result = z
+  .object({
+    event_id: eventId,
+    league_id: z.string(),
+    starts_at: time,
+    status: z.enum(V1_EVENT_STATUSES),
+    final: z.boolean().meta({ description: "the result is finalized" }),
+    scores: z.array(z.object({ role: z.enum(V1_ROLES), team_id: z.string(), score: z.number().nullable() })),
+    periods_ended: z.array(z.string()),
+    pending_markets: z.number().int().meta({ description: "markets not settled yet (their period has not ended)" }),
+    markets: z.array(v1MarketResult),
+  })
+  .meta({ id: "Result" });
+
 /** RFC 9457 problem details: every v1 failure. */
 export const v1Problem = z
   .object({
@@ -228,6 +276,9 @@ export type V1MarketOdds = z.infer<typeof v1MarketOdds>;
 export type V1BookmakerOdds = z.infer<typeof v1BookmakerOdds>;
 export type V1EventOdds = z.infer<typeof v1EventOdds>;
 export type V1Problem = z.infer<typeof v1Problem>;
+export type V1Result = z.infer<typeof v1Result>;
+export type V1MarketResult = z.infer<typeof v1MarketResult>;
+export type V1Verdict = (typeof V1_VERDICTS)[number];
 export type V1EventStatus = (typeof V1_EVENT_STATUSES)[number];
 export type V1Role = (typeof V1_ROLES)[number];
 export type V1OddsGrouping = (typeof V1_ODDS_GROUPINGS)[number];

@@ -20,6 +20,7 @@ import { cursor, pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
 import { windowAt, type RateWindow } from "../src/ratelimit/windows";
+import { defineV1Route } from "../src/v1/route";
 import { capturingLogger, FakeFeed, FakeUsageService, grpcError, startDownstreams } from "./fixtures";
 
 const captured = capturingLogger();
@@ -36,6 +37,7 @@ const liteKey = key("lite");
 const inactiveKey = key("base");
 const burstKey = key("lite");
 const entityKey = key("lite");
+const v1EntityKey = key("lite");
 
 /** What the test data routes should do next (paged routes are told the cursor they were sent). */
 let behaviour: (cursor?: string) => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
@@ -117,6 +119,22 @@ function app(
     usage: usageGateway,
     cursors: new CursorSeal("edge-app-test-cursor-secret-32-chars"),
     routes: testRoutes(),
+    v1Routes: [
+      defineV1Route({
+        path: "/widgets",
+        summary: "Widgets",
+        tag: "Test",
+        query: z.strictObject({ cursor: z.string().optional() }),
+        item: z.object({ widgetID: z.string() }),
+        data: "list",
+        errors: [400, 500],
+        // Two records carrying three prices between them: five objects; then a last page.
+        load: async (params: { cursor?: string }) =>
+          params.cursor === "n-1"
+            ? { items: [item({ widgetID: "c" })], nextCursor: null, objects: 1 }
+            : { items: [item({ widgetID: "a" }), item({ widgetID: "b" })], nextCursor: "n-1", objects: 5 },
+      }),
+    ],
     answers: options.answers,
     health: {
       version: "2.0.0",
@@ -141,6 +159,7 @@ beforeAll(async () => {
   fakeUsage.add(inactiveKey, "base", { isActive: false });
   fakeUsage.add(burstKey, "lite", { limits: [{ window: "per-minute", maxRequests: 2, maxEntities: undefined }] });
   fakeUsage.add(entityKey, "lite", { limits: [{ window: "per-hour", maxRequests: 100, maxEntities: 3 }] });
+  fakeUsage.add(v1EntityKey, "lite", { limits: [{ window: "per-hour", maxRequests: 100, maxEntities: 3 }] });
   server = app().callback();
 });
 
@@ -266,6 +285,58 @@ describe("envelope and routing", () => {
       const res = await request(retired).get(path).set("x-api-key", baseKey);
       expect([path, res.status, res.body.error]).toEqual([path, 410, "Gone"]);
     }
+  });
+});
+
+describe("v1 beside v2", () => {
+  it("keeps answering /v1 when v2 is retired, in {data, meta, links} with the cost in objects", async () => {
+    const retired = app({ retired: true }).callback();
+    const res = await request(retired).get("/v1/widgets").set("Authorization", `Bearer ${baseKey}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [{ widgetID: "a" }, { widgetID: "b" }],
+      meta: { count: 2, cost: { objects: 5 } },
+      links: { self: "/v1/widgets", next: expect.stringMatching(/^\/v1\/widgets\?cursor=/) },
+    });
+    // links.next carries the route's cursor sealed (never "n-1" in the clear); following it opens it again.
+    expect(res.body.links.next).not.toContain("n-1");
+    const last = await request(retired).get(res.body.links.next).set("Authorization", `Bearer ${baseKey}`);
+    expect(last.body).toEqual({
+      data: [{ widgetID: "c" }],
+      meta: { count: 1, cost: { objects: 1 } },
+      links: { self: res.body.links.next, next: null },
+    });
+    expect((await request(retired).get("/v2/widgets/").set("x-api-key", baseKey)).status).toBe(410);
+  });
+
+  it("answers a forged v1 cursor with a 400 problem naming cursor", async () => {
+    const forged = await request(server).get("/v1/widgets?cursor=n-1").set("Authorization", `Bearer ${baseKey}`);
+    expect(forged.status).toBe(400);
+    expect(forged.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(forged.text).detail).toMatch(/cursor/);
+  });
+
+  it("refuses the v2 key header on v1 with a 401 problem, and answers unknown v1 paths with a 404 problem", async () => {
+    const refused = await request(server).get("/v1/widgets").set("x-api-key", baseKey);
+    expect(refused.status).toBe(401);
+    expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(refused.text)).toMatchObject({ status: 401, title: "Invalid API key", instance: "/v1/widgets" });
+    const missing = await request(server).get("/v1/nothing-here").set("Authorization", `Bearer ${baseKey}`);
+    expect([missing.status, JSON.parse(missing.text).title]).toEqual([404, "Not found"]);
+  });
+
+  it("counts objects, not records, against the key's entity limit", async () => {
+    const first = await request(server).get("/v1/widgets").set("Authorization", `Bearer ${v1EntityKey}`);
+    expect(first.status).toBe(200);
+    // Five objects spent of three: the next request finds the hour's entity window exhausted.
+    let second = await request(server).get("/v1/widgets").set("Authorization", `Bearer ${v1EntityKey}`);
+    for (let attempt = 0; attempt < 50 && second.status === 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      second = await request(server).get("/v1/widgets").set("Authorization", `Bearer ${v1EntityKey}`);
+    }
+    expect(second.status).toBe(429);
+    expect(JSON.parse(second.text)).toMatchObject({ status: 429, title: "Rate limit exceeded" });
+    expect(second.headers["retry-after"]).toMatch(/^\d+$/);
   });
 });
 

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { renderEvent } from "./render";
+import { mergeMarketBook } from "./v1-render";
 import type { EventStore, StoredEvent } from "./store";
 
 export interface CycleResult {
@@ -64,7 +65,13 @@ export class ReadModelSync {
         const changed: StoredEvent[] = [];
         for (const event of latest.values()) {
           const rendered = renderForStore(withSourceWriteTime(event, cycle.observedAtMs));
-          if (this.model.contentHash(event.eventId) !== rendered.contentHash) changed.push(rendered);
+          if (this.model.contentHash(event.eventId) !== rendered.contentHash) {
+            // Markets closed at the end of an event stay in its market book, so its result can be graded.
+            changed.push({
+              ...rendered,
+              marketBook: mergeMarketBook(this.model.marketBook(event.eventId), rendered.contract),
+            });
+          }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
         }
@@ -120,8 +127,8 @@ export class ReadModelSync {
 /** Builds the served renderings, yielding between events so reads keep flowing. */
 async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
-  for (const { contract, contentHash, json } of changed) {
-    prepared.push(new PreparedEvent(contract, contentHash, json));
+  for (const { contract, contentHash, json, marketBook } of changed) {
+    prepared.push(new PreparedEvent(contract, contentHash, json, marketBook));
     await yieldToReads();
   }
   return prepared;

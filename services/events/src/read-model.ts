@@ -21,8 +21,16 @@ import {
   shapeFor,
   type PlanScope,
 } from "./query";
-import type { ContractEvent } from "./render";
-import { externalIDsOf, renderV1Event, renderV1Odds, v1StatusOf, type V1Rendered } from "./v1-render";
+import type { ContractEvent, ContractOdds } from "./render";
+import {
+  externalIDsOf,
+  mergeMarketBook,
+  renderV1Event,
+  renderV1Odds,
+  renderV1Result,
+  v1StatusOf,
+  type V1Rendered,
+} from "./v1-render";
 import { v1 } from "@odds/proto";
 
 /** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
@@ -51,7 +59,7 @@ const PARSED_CACHE_SIZE = 32;
 const parsedContracts = new LRUCache<PreparedEvent, ContractEvent>({ max: PARSED_CACHE_SIZE });
 
 /** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
-export type V1View = "event" | "odds" | "odds_by_bookmaker";
+export type V1View = "event" | "odds" | "odds_by_bookmaker" | "results";
 
 /** A v1 rendering as served: its JSON, its usage in objects, and until when it holds. */
 export interface V1Json {
@@ -81,11 +89,16 @@ export class PreparedEvent {
   private readonly full: Buffer;
   private readonly renderings = new Map<string, RenderedJson>();
 
+  /** Every side the event has been priced on, as last seen: what its result is graded on. */
+  readonly marketBook: Readonly<Record<string, ContractOdds>>;
+
   constructor(
     contract: ContractEvent,
     readonly contentHash: string,
     json?: string | Buffer,
+    marketBook?: Readonly<Record<string, ContractOdds>>,
   ) {
+    this.marketBook = marketBook ?? mergeMarketBook(undefined, contract);
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
@@ -127,7 +140,9 @@ export class PreparedEvent {
     const rendering =
       view === "event"
         ? v1Json(renderV1Event(contract, nowMs))
-        : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
+        : view === "results"
+          ? v1Json(renderV1Result(contract, this.marketBook))
+          : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
     if (key !== undefined && (cached || this.v1Renderings.size < MAX_CACHED_SHAPES))
       this.v1Renderings.set(key, rendering);
     return rendering;
@@ -216,6 +231,10 @@ export class EventReadModel {
     return this.byID.get(eventID)?.contentHash;
   }
 
+  marketBook(eventID: string): Readonly<Record<string, ContractOdds>> | undefined {
+    return this.byID.get(eventID)?.marketBook;
+  }
+
   /** Replaces the given events and records the feed state they belong to. */
   apply(changed: readonly PreparedEvent[], state: FeedState): void {
     if (changed.length > 0) {
@@ -235,10 +254,13 @@ export class EventReadModel {
     return { items: served.map((event) => event.json(shape, nowMs)), nextCursor };
   }
 
-  /** Internal ids of v1 ids (ev_..., bookmakerID:id, pl_...); an unknown id stays as is and so selects nothing. */
+  /**
+   * Internal ids of v1 ids (ev_..., bookmakerID:id, pl_...). An id naming nothing (a v2 id
+   * included: v1 never translates them) becomes one no event has, so it selects nothing.
+   */
   resolveV1(kind: "events" | "external" | "players", ids: readonly string[]): string[] {
     const index = this.v1Index[kind];
-    return ids.map((id) => index.get(id) ?? id);
+    return ids.map((id) => index.get(id) ?? v1.unresolvedV1Id(id));
   }
 
   /** One page of the v1 events or odds routes: the same selection as v2, v1 renderings. */
@@ -256,8 +278,17 @@ export class EventReadModel {
       status: request.status,
       markets: request.marketIDs ? [...request.marketIDs].sort() : null,
     };
-    const { served, nextCursor } = this.select(query, plan, page, nowMs, v1CursorCodec, binding, (facts) =>
-      request.status === undefined ? true : v1StatusOf(facts) === request.status,
+    const { served, nextCursor } = this.select(
+      query,
+      plan,
+      page,
+      nowMs,
+      v1CursorCodec,
+      binding,
+      (facts) =>
+        (request.status === undefined || v1StatusOf(facts) === request.status) &&
+        // Results exist once an event has started (or was called off).
+        (request.view !== "results" || facts.started || facts.ended || facts.cancelled),
     );
     let objects = 0;
     const items = served.map((event) => {

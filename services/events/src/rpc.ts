@@ -6,7 +6,7 @@ import type { EventQuery } from "./query";
 import { encodeJsonPage } from "./json-page-wire";
 import type { EventReadModel, V1Request, V1View } from "./read-model";
 
-const V1_VIEWS: readonly V1View[] = ["event", "odds", "odds_by_bookmaker"];
+const V1_VIEWS: readonly V1View[] = ["event", "odds", "odds_by_bookmaker", "results"];
 /** Statuses whose events kicked off long ago: asking for them lifts the 24-hour cut-off. */
 const FINISHED_STATUSES: ReadonlySet<string> = new Set(["ended", "finalized", "cancelled"]);
 
@@ -38,7 +38,8 @@ export function queryOfV1(
       playerIDs: model.resolveV1("players", request.playerIds),
       startsAfterMs: request.startsAfterMs,
       startsBeforeMs: request.startsBeforeMs,
-      includeFinished: FINISHED_STATUSES.has(request.status),
+      // Results are read after the fact: the 24-hour cut-off does not hide them.
+      includeFinished: FINISHED_STATUSES.has(request.status) || request.view === "results",
     },
     v1: {
       view: request.view as V1View,
@@ -87,7 +88,10 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
     }),
     listEventsV1: unaryHandler(logger, async (request: events.ListEventsV1Request) => {
       const { query, v1: v1Request } = queryOfV1(request, model);
-      const bounds = v1Request.view === "event" ? pageLimits.V1_PAGE_LIMITS.events : pageLimits.V1_PAGE_LIMITS.odds;
+      const bounds =
+        v1Request.view === "event" || v1Request.view === "results"
+          ? pageLimits.V1_PAGE_LIMITS.events
+          : pageLimits.V1_PAGE_LIMITS.odds;
       const page = model.listV1(
         query,
         v1Request,

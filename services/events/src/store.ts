@@ -3,7 +3,7 @@ import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
-import type { ContractEvent } from "./render";
+import type { ContractEvent, ContractOdds } from "./render";
 
 const deflate = promisify(deflateRaw);
 const inflate = promisify(inflateRaw);
@@ -27,6 +27,8 @@ interface EventDocument {
   v1Id: string;
   /** The full contract Event as UTF-8 JSON, raw-deflated. */
   contract: Binary;
+  /** Every side the event has been priced on, as last seen (JSON, raw-deflated): what its result is graded on. */
+  marketBook?: Binary;
 }
 
 interface FeedStateDocument {
@@ -39,6 +41,8 @@ interface FeedStateDocument {
 
 export interface StoredEvent {
   contract: ContractEvent;
+  /** oddID -> the side as last seen, without prices; absent in documents written before it existed. */
+  marketBook?: Record<string, ContractOdds>;
   /** JSON.stringify(contract) (or its UTF-8 bytes), when the caller already has it. */
   json?: string | Buffer;
   contentHash: string;
@@ -92,12 +96,22 @@ export class EventStore {
   /** Events changed by cycles newer than `version` (0 loads everything). */
   async loadEventsSince(version: number): Promise<StoredEvent[]> {
     const docs = await this.events
-      .find(version === 0 ? {} : { version: { $gt: version } }, { projection: { contentHash: 1, contract: 1 } })
+      .find(version === 0 ? {} : { version: { $gt: version } }, {
+        projection: { contentHash: 1, contract: 1, marketBook: 1 },
+      })
       .toArray();
     return Promise.all(
       docs.map(async (doc) => {
         const json = await inflate(doc.contract.buffer);
-        return { contract: JSON.parse(json.toString("utf8")) as ContractEvent, json, contentHash: doc.contentHash };
+        const marketBook = doc.marketBook
+          ? (JSON.parse((await inflate(doc.marketBook.buffer)).toString("utf8")) as Record<string, ContractOdds>)
+          : undefined;
+        return {
+          contract: JSON.parse(json.toString("utf8")) as ContractEvent,
+          json,
+          contentHash: doc.contentHash,
+          ...(marketBook ? { marketBook } : {}),
+        };
       }),
     );
   }
@@ -105,7 +119,7 @@ export class EventStore {
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
       const batch = await Promise.all(
-        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash }) => ({
+        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash, marketBook }) => ({
           replaceOne: {
             filter: { _id: contract.eventID },
             replacement: {
@@ -116,6 +130,7 @@ export class EventStore {
               startsAtMs: Date.parse(contract.status.startsAt),
               v1Id: v1.v1Id("event", contract.eventID),
               contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
+              ...(marketBook ? { marketBook: new Binary(await deflate(JSON.stringify(marketBook))) } : {}),
             },
             upsert: true,
           },

@@ -2,7 +2,7 @@ import { v1 } from "@odds/proto";
 import { eventProto, HOUR, NOW, quote } from "../test/fixtures";
 import { FULL_SHAPE, shapeEvent } from "./query";
 import { renderEvent } from "./render";
-import { externalEventID, renderV1Event, renderV1Odds, v1StatusOf } from "./v1-render";
+import { externalEventID, renderV1Event, renderV1Odds, renderV1Result, v1StatusOf } from "./v1-render";
 
 const contract = (options: Parameters<typeof eventProto>[0]) => renderEvent(eventProto(options));
 
@@ -48,7 +48,9 @@ describe("v1 Event", () => {
   test("the bookmaker's own event id is the last path segment of its event URL", () => {
     expect(externalEventID("https://www.tab.com.au/sports/afl/col-v-car-1234")).toBe("col-v-car-1234");
     expect(externalEventID("https://x.example/e/99/?ref=a#b")).toBe("99");
-    expect(externalEventID("https://x.example/")).toBe("x.example");
+    expect(externalEventID("https://www.bet365.com.au/#/AC/B1/afl/col-v-car-9001")).toBe("col-v-car-9001");
+    expect(externalEventID("https://x.example/")).toBeUndefined();
+    expect(externalEventID("not a url")).toBeUndefined();
   });
 });
 
@@ -110,5 +112,43 @@ describe("v1 EventOdds", () => {
     const prices = (byMarket.object.markets ?? []).flatMap((m) => m.outcomes.flatMap((o) => o.prices)).length;
     expect(count).toBe(prices);
     expect(byBookmaker.objects).toBe(byMarket.objects);
+  });
+});
+
+describe("v1 Result", () => {
+  test("a live event's result is partial: its markets are pending, with no verdict", () => {
+    const { object } = renderV1Result(contract({ eventId: "AFL_1", status: { started: true, live: true } }));
+    expect(v1.v1Result.parse(object)).toEqual(object);
+    expect(object.pending_markets).toBe(object.markets.length);
+    expect(object.markets.every((market) => !market.settled && market.outcomes.every((o) => o.verdict === null))).toBe(
+      true,
+    );
+  });
+
+  test("an ended event settles every market from its results; a player without a result is void", () => {
+    const event = eventProto({
+      eventId: "AFL_1",
+      status: { started: true, ended: true, finalized: true, periodsEnded: ["1q", "game"] },
+    });
+    event.results = {
+      game: { entities: { home: { stats: { points: 90 } }, away: { stats: { points: 80 } } } },
+    };
+    const { object, objects } = renderV1Result(renderEvent(event));
+    expect(v1.v1Result.parse(object)).toEqual(object);
+    expect([object.status, object.final, object.pending_markets, objects]).toEqual(["finalized", true, 0, 1]);
+    const verdict = (oddID: string) =>
+      object.markets.flatMap((m) => m.outcomes).find((o) => o.outcome_id === v1.v1Id("outcome", oddID))?.verdict;
+    expect(verdict("points-home-game-ml-home")).toBe("won");
+    expect(verdict("points-away-game-ml-away")).toBe("lost");
+    // 170 points against a total of 165.5.
+    expect([verdict("points-all-game-ou-over"), verdict("points-all-game-ou-under")]).toEqual(["won", "lost"]);
+    expect(verdict("disposals-JOHN_SMITH_1_AFL-game-ou-over")).toBe("void");
+    expect(verdict("firstgoal-all-game-pick-home")).toBe("void");
+  });
+
+  test("a cancelled event voids every outcome", () => {
+    const { object } = renderV1Result(contract({ eventId: "AFL_1", status: { cancelled: true } }));
+    expect(object.status).toBe("cancelled");
+    expect(object.markets.flatMap((m) => m.outcomes).every((o) => o.verdict === "void")).toBe(true);
   });
 });

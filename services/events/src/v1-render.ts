@@ -1,4 +1,5 @@
 import { oddId, oddsFormat, staleness, v1 } from "@odds/proto";
+import { gradeMarket, type Settlement } from "./grading/grader";
 import type { ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
 
 /**
@@ -38,11 +39,31 @@ export function v1StatusOf(status: {
   return "scheduled";
 }
 
-/** The bookmaker's own event id: the last path segment of its event URL in our links. */
+/**
+ * The bookmaker's own event id: the last path segment of its event URL in our links (of the
+ * fragment route for single-page sites such as https://www.bet365.com.au/#/AC/B1/.../123).
+ */
 export function externalEventID(url: string): string | undefined {
-  const path = url.replace(/[?#].*$/, "").replace(/\/+$/, "");
-  const segment = path.slice(path.lastIndexOf("/") + 1);
-  return segment.length > 0 && !segment.includes(":") ? segment : undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const path = parsed.hash.startsWith("#/") ? parsed.hash.slice(1) : parsed.pathname;
+  const segment = path
+    .split("/")
+    .filter((part) => part.length > 0)
+    .at(-1);
+  if (!segment) return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  // Written bookmakerID:id in comma-separated lookups, so neither character may be part of it.
+  return /[\s:,]/.test(id) ? undefined : id;
 }
 
 export function externalIDsOf(event: ContractEvent): Record<string, string> {
@@ -69,7 +90,8 @@ function staleAt(isoTime: string): number {
   return Date.parse(isoTime) + staleness.STALE_AFTER_MS;
 }
 
-export function renderV1Event(event: ContractEvent, nowMs: number): V1Rendered<v1.V1Event> {
+/** Home and away in team sports; competitor_1 and competitor_2 in tennis and MMA. */
+function participantsOf(event: ContractEvent): v1.V1Participant[] {
   const competitors = COMPETITOR_SPORTS.has(event.sportID);
   const participants: v1.V1Participant[] = [];
   for (const [side, role] of [
@@ -86,6 +108,11 @@ export function renderV1Event(event: ContractEvent, nowMs: number): V1Rendered<v
       score: team.score,
     });
   }
+  return participants;
+}
+
+export function renderV1Event(event: ContractEvent, nowMs: number): V1Rendered<v1.V1Event> {
+  const participants = participantsOf(event);
   const eventStaleAt = staleAt(event.info.lastUpdatedAt);
   return {
     object: {
@@ -147,7 +174,7 @@ interface MarketSides {
 }
 
 /** The event's sides grouped by market (every side of one marketGroupID), in oddID order. */
-function marketsOf(event: ContractEvent, marketIDs: ReadonlySet<string> | null): MarketSides[] {
+function marketsOf(event: Pick<ContractEvent, "odds">, marketIDs: ReadonlySet<string> | null): MarketSides[] {
   const groups = new Map<string, ContractOdds[]>();
   for (const side of Object.values(event.odds)) {
     const groupID = oddId.marketGroupID(side);
@@ -245,4 +272,102 @@ function byBookmaker(markets: v1.V1MarketOdds[]): v1.V1BookmakerOdds[] {
     }
   }
   return [...blocks.keys()].sort().map((bookmaker) => blocks.get(bookmaker) as v1.V1BookmakerOdds);
+}
+
+/** Whether the period a side settles on has ended. */
+function periodEnded(event: ContractEvent, side: ContractOdds): boolean {
+  if (side.ended || event.status.periods.ended.includes(side.periodID)) return true;
+  return side.periodID === "game" && (event.status.ended || event.status.finalized);
+}
+
+function outcomeResult(
+  side: ContractOdds,
+  settlement: Settlement | undefined,
+): v1.V1Result["markets"][number]["outcomes"][number] {
+  return {
+    outcome_id: v1.v1Id("outcome", side.oddID),
+    side: side.sideID,
+    line: lineOf(side.bookSpread ?? side.bookOverUnder),
+    verdict: settlement?.verdict ?? null,
+    dead_heat_factor: settlement?.deadHeatFactor ?? null,
+    void_fraction: settlement?.voidFraction ?? 0,
+  };
+}
+
+/**
+ * The sides an event has been priced on, as last seen (prices left out): what its result is graded
+ * on. Bookmakers close an event's markets when it ends, so the current odds alone would leave a
+ * finished event with nothing to grade. Sides seen in `latest` replace those in `previous`.
+ */
+export function mergeMarketBook(
+  previous: Readonly<Record<string, ContractOdds>> | undefined,
+  latest: ContractEvent,
+): Record<string, ContractOdds> {
+  const book: Record<string, ContractOdds> = { ...previous };
+  for (const [oddID, side] of Object.entries(latest.odds)) {
+    const { altLines: _altLines, ...priced } = side;
+    book[oddID] = { ...priced, byBookmaker: {} };
+  }
+  return Object.fromEntries(
+    Object.keys(book)
+      .sort()
+      .map((oddID) => [oddID, book[oddID] as ContractOdds]),
+  );
+}
+
+/**
+ * The event's result: scores and the grader's verdict for every outcome of every market in its
+ * market book (`mergeMarketBook`; the current odds when none is given), pending markets counted.
+ */
+export function renderV1Result(
+  event: ContractEvent,
+  marketBook: Readonly<Record<string, ContractOdds>> = event.odds,
+): V1Rendered<v1.V1Result> {
+  let pending = 0;
+  const markets = marketsOf({ odds: marketBook }, null).map(({ groupID, sides }): v1.V1MarketResult => {
+    const first = sides[0] as ContractOdds;
+    const graded = gradeMarket(
+      {
+        statID: first.statID,
+        periodID: first.periodID,
+        betTypeID: first.betTypeID,
+        sides: sides.map((side) => ({
+          oddID: side.oddID,
+          statEntityID: side.statEntityID,
+          sideID: side.sideID,
+          line: lineOf(side.bookSpread ?? side.bookOverUnder),
+        })),
+      },
+      event.results,
+      {
+        periodEnded: sides.every((side) => periodEnded(event, side)),
+        cancelled: event.status.cancelled || sides.every((side) => side.cancelled),
+      },
+    );
+    if (!graded) pending++;
+    return {
+      market_id: v1.v1Id("market", groupID),
+      name: marketName(sides),
+      period_id: first.periodID,
+      bet_type: first.betTypeID,
+      player_id: first.playerID ? v1.v1Id("player", first.playerID) : null,
+      settled: graded !== undefined,
+      outcomes: sides.map((side) => outcomeResult(side, graded?.get(side.oddID))),
+    };
+  });
+  return {
+    object: {
+      event_id: v1.v1Id("event", event.eventID),
+      league_id: event.leagueID,
+      starts_at: event.status.startsAt,
+      status: v1StatusOf(event.status),
+      final: event.status.finalized,
+      scores: participantsOf(event).map(({ role, team_id, score }) => ({ role, team_id, score })),
+      periods_ended: event.status.periods.ended,
+      pending_markets: pending,
+      markets,
+    },
+    objects: 1,
+    validUntilMs: Number.POSITIVE_INFINITY,
+  };
 }

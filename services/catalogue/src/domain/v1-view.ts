@@ -32,9 +32,9 @@ function indexesOf(players: readonly PlayerRecord[]) {
   return index;
 }
 
-/** Internal ids of the v1 ids asked for; an id naming nothing stays as is, so it matches nothing. */
+/** Internal ids of the v1 ids asked for; an id naming nothing (a v2 id included) becomes one that matches nothing. */
 function resolve(ids: string[], index: Map<string, string>): string[] {
-  return ids.map((id) => index.get(id) ?? id);
+  return ids.map((id) => index.get(id) ?? v1.unresolvedV1Id(id));
 }
 
 export function v1Sports(reads: CatalogueReads, scope: PlanScope): ReadPage<v1.V1Sport> {

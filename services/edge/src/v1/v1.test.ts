@@ -151,6 +151,7 @@ describe("/v1/openapi.json", () => {
       "/markets",
       "/odds",
       "/players",
+      "/results",
       "/sports",
       "/teams",
     ]);

@@ -68,11 +68,18 @@ export const v1OddsQuery = z.strictObject({
   cursor: cursor().optional(),
 });
 
+export const v1ResultsQuery = z.strictObject({
+  event_id: v1IdList("event").optional().meta({ description: "only these events; other selectors are then ignored" }),
+  ...selection,
+  limit: pageLimit(V1_PAGE_LIMITS.events),
+  cursor: cursor().optional(),
+});
+
 type Selection = Partial<z.output<typeof v1OddsQuery>>;
 
 /** The events service's v1 request for a view and the route's validated parameters. */
 export function toListEventsV1Request(
-  view: "event" | "odds" | "odds_by_bookmaker",
+  view: "event" | "odds" | "odds_by_bookmaker" | "results",
   params: Selection & { external_ids?: string[] },
   caller: events.ListEventsV1Request["caller"],
 ): events.ListEventsV1Request {
@@ -176,6 +183,22 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       errors: [400, 500],
       load: async (params, { caller }) =>
         fromV1JsonPage(await gateway.listEventsV1(toListEventsV1Request(oddsView(params.group_by), params, caller))),
+    }),
+    defineV1Route({
+      path: "/results",
+      summary: "Results: scores and a verdict for every outcome, partial while markets are pending",
+      description:
+        "Events that have started (or were cancelled), ordered by starts_at then event, finished ones included. " +
+        "Each outcome's verdict is won, lost, void (the stake is returned) or dead_heat (the payout is scaled by " +
+        "dead_heat_factor); a quarter line returns void_fraction of the stake. pending_markets counts the markets " +
+        "whose period has not ended. limit defaults to 10, at most 100.",
+      tag: "Results",
+      query: v1ResultsQuery,
+      item: v1.v1Result,
+      data: "list",
+      errors: [400, 500],
+      load: async (params, { caller }) =>
+        fromV1JsonPage(await gateway.listEventsV1(toListEventsV1Request("results", params, caller))),
     }),
   ];
 }
