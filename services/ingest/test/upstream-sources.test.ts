@@ -205,7 +205,12 @@ describe("SportsGameOdds v2 adapter", () => {
       ]),
     );
     expect(quoteKeys(live, "tab")).toEqual(
-      expect.arrayContaining(["goals-DUSTIN_MARTIN_1_AFL-game-yn-yes", "points-all-game-eo-odd"]),
+      expect.arrayContaining([
+        "goals-DUSTIN_MARTIN_1_AFL-game-yn-yes",
+        "points-all-game-eo-odd",
+        "margin-home-game-pick-1to39",
+        "margin-home-game-pick-40plus",
+      ]),
     );
     const sportsbet = live?.books.find((b) => b.bookmaker === "sportsbet");
     expect(sportsbet?.eventUrl).toContain("richmond-v-carlton");
@@ -228,6 +233,10 @@ describe("SportsGameOdds v2 adapter", () => {
     const event = cycle.events.find((e) => e.eventID === "n5cDs1Y4hB3uKqWd0aFl");
     expect(event?.odds["points-home-game-sp-home"]?.altLines["-12.5"]?.sportsbet?.odds).toBe("+120");
     expect(event?.odds["disposals-DUSTIN_MARTIN_1_AFL-game-ou-over"]?.byBookmaker.sportsbet?.overUnder).toBe("24.5");
+    // A pick-N band has no opposing side; each band is its own priced side.
+    expect(event?.odds["margin-home-game-pick-40plus"]).toMatchObject({ betTypeID: "pick", sideID: "40plus" });
+    expect(event?.odds["margin-home-game-pick-40plus"]?.opposingOddID).toBeUndefined();
+    expect(event?.odds["margin-home-game-pick-40plus"]?.byBookmaker.tab?.odds).toBe("+300");
   });
 
   test("a 429 is retried after its Retry-After", async () => {
