@@ -1,5 +1,6 @@
 // Stores stopped and hung under a running edge: real redis-server, FerretDB and usage service
 // processes of this test's own (the shared stack's stores are left alone), SIGSTOP/SIGCONT and kill.
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -14,10 +15,13 @@ import {
   type MongoServer,
   type RedisServer,
 } from "@odds/local";
+import { MongoClient } from "mongodb";
 import { e2eStack } from "../support/e2e";
 
 const liteKey = `odds_lite_faults_${process.pid}_known_key`;
 const neverSeenKey = `odds_lite_faults_${process.pid}_never_seen`;
+/** A key of its own, so its usage rollups count only the requests of the usage test. */
+const countedKey = `odds_lite_faults_${process.pid}_counted`;
 /** A hung store may cost a request about one deadline; this bound leaves room for a loaded machine. */
 const ANSWER_WITHIN_MS = 6_000;
 
@@ -41,7 +45,10 @@ async function startUsage(): Promise<ManagedProcess> {
   const proc = service("usage", {
     GRPC_PORT: String(usagePort),
     USAGE_MONGODB_URI: `${ferret.url}/usage`,
-    BOOTSTRAP_API_KEYS: JSON.stringify([{ apiKey: liteKey, tier: "lite" }]),
+    BOOTSTRAP_API_KEYS: JSON.stringify([
+      { apiKey: liteKey, tier: "lite" },
+      { apiKey: countedKey, tier: "lite" },
+    ]),
   });
   return proc;
 }
@@ -181,6 +188,48 @@ describe("keys store (the usage service's FerretDB) hung and stopped under a run
         intervalMs: 500,
       },
     );
+  });
+
+  it("hung across usage flushes: every request served is counted exactly once when the store is back", async () => {
+    const baseUrl = await startEdge({ USAGE_FLUSH_INTERVAL_MS: "200", DOWNSTREAM_DEADLINE_MS: "700" });
+    const keyID = createHash("sha256").update(countedKey).digest("hex").slice(0, 16);
+    const mongo = await MongoClient.connect(ferret.url);
+    const counted = async () => {
+      const docs = await mongo.db("usage").collection("usage_rollups").find({ keyID, period: "day" }).toArray();
+      return docs.reduce((sum, doc) => sum + (doc.requests as number), 0);
+    };
+    const serve = async (n: number) => {
+      for (let i = 0; i < n; i += 1) expectStatus(200)(await get(baseUrl, "/sports/", countedKey));
+    };
+    const countReaches = (expected: number) =>
+      waitUntil(
+        `usage rollup at ${expected}`,
+        async () => {
+          const now = await counted();
+          if (now !== expected) throw new Error(`counted ${now}`);
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
+    try {
+      await serve(5);
+      await countReaches(5);
+      ferret.child.kill("SIGSTOP");
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 400)); // the grant is stale; served from it
+        await serve(7);
+        // Several flushes time out meanwhile; the first may still be applied when the store resumes.
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+      } finally {
+        ferret.child.kill("SIGCONT");
+      }
+      await serve(3);
+      await countReaches(15);
+      // Re-sent batches keep arriving for a while: the count must not move past what was served.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await counted()).toBe(15);
+    } finally {
+      await mongo.close();
+    }
   });
 
   it("stopped (usage service killed): known keys keep being served; a restarted service is used again", async () => {

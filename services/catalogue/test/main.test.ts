@@ -36,7 +36,7 @@ describe("catalogue process (built main.js)", () => {
     try {
       // Until the process serves: a loaded machine can take tens of seconds to start it.
       let page: { items: Uint8Array[] } | undefined;
-      for (const giveUpAt = Date.now() + 50_000; Date.now() < giveUpAt && !page; ) {
+      for (const giveUpAt = Date.now() + 50_000; Date.now() < giveUpAt && !page;) {
         page = await callUnary(client, client.listSports, catalogue.ListSportsRequest.create()).catch(
           () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
         );

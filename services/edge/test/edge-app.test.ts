@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
 import { ResponseCache } from "../src/cache/response-cache";
 import { EventsGateway } from "../src/gateways/events";
-import { UsageGateway } from "../src/gateways/usage";
+import { UsageGateway, type UsageBatch } from "../src/gateways/usage";
 import { answerUnparseableRequests } from "../src/http/oversized";
 import { cursor, pageLimit } from "../src/http/params";
 import { defineRoute, type RouteDefinition } from "../src/http/route";
@@ -676,20 +676,26 @@ describe("usage rollups", () => {
     expect(sent).toEqual([expect.objectContaining({ keyId: keyID, requests: 2, entities: 4 })]);
   });
 
-  it("keeps a batch the usage service did not take and sends it, added to later usage, with the next flush", async () => {
+  it("re-sends a batch that was not acknowledged unchanged (same id), and cuts the key's later usage into the next batch", async () => {
     const recordUsage = jest
-      .fn<Promise<void>, [string, number, number, number]>()
+      .fn<Promise<void>, [UsageBatch]>()
       .mockRejectedValueOnce(grpcError(status.DEADLINE_EXCEEDED))
       .mockResolvedValue(undefined);
     const retrying = new UsageRecorder({ recordUsage } as unknown as UsageGateway, logger, 60_000);
     retrying.record("key-a", 3);
-    await retrying.flush();
+    await retrying.flush(1_000);
     retrying.record("key-a", 2);
-    await retrying.flush();
-    expect(recordUsage.mock.calls.map(([keyID, , requests, entities]) => [keyID, requests, entities])).toEqual([
-      ["key-a", 1, 3],
-      ["key-a", 2, 5],
+    await retrying.flush(2_000);
+    await retrying.flush(3_000);
+    const sent = recordUsage.mock.calls.map(([batch]) => batch);
+    expect(sent.map(({ keyID, atMs, requests, entities }) => [keyID, atMs, requests, entities])).toEqual([
+      ["key-a", 1_000, 1, 3],
+      ["key-a", 1_000, 1, 3],
+      ["key-a", 3_000, 1, 2],
     ]);
+    expect(sent[1]!.batchID).toBe(sent[0]!.batchID);
+    expect(sent[2]!.batchID).not.toBe(sent[0]!.batchID);
+    expect(retrying.backlog).toEqual({ keys: 0, requests: 0 });
   });
 });
 

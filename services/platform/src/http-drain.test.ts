@@ -1,5 +1,5 @@
 import { Agent, createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { drainHttpServer } from "./http-drain";
 
 function get(port: number, agent: Agent): Promise<{ status: number; connection: string | undefined }> {
@@ -39,6 +39,25 @@ describe("drainHttpServer", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.draining).length).toBeGreaterThan(4);
     expect(results.filter((r) => r.draining).every((r) => r.connection === "close")).toBe(true);
+    expect(server.listening).toBe(false);
+  });
+
+  it("serves a request that arrives on a connection accepted just before the listener closed", async () => {
+    const server = createServer((_req, res) => setTimeout(() => res.end("ok"), 2));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const drained = drainHttpServer(server, 0, 500);
+    await new Promise((r) => setTimeout(r, 100)); // the listener is closed; the socket is open, idle
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString()));
+      socket.on("close", () => resolve(text));
+    });
+    socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await answer).toMatch(/^HTTP\/1.1 200 OK[\s\S]*connection: close[\s\S]*ok$/i);
+    await drained;
     expect(server.listening).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { unaryHandler, type Logger } from "@odds/platform";
 import { usage } from "@odds/proto";
 import type { ApiKeyRecord, KeyRegistry } from "./keys";
@@ -44,7 +45,9 @@ export function usageService(
       return { key: keyMessage(record), plan: planMessage(deps.plans.planFor(record.tier)) };
     }),
     recordUsage: unaryHandler(logger, async (req: usage.RecordUsageRequest) => {
-      await deps.rollups.record(req.keyId, req.atMs || Date.now(), req.requests, req.entities);
+      // A caller that names no batch gets one: its call is then counted once per call, as before ids.
+      const batchID = req.batchId || randomUUID();
+      await deps.rollups.record(batchID, req.keyId, req.atMs || Date.now(), req.requests, req.entities);
       return {};
     }),
     createKey: unaryHandler(logger, async (req: usage.CreateKeyRequest) => {

@@ -126,8 +126,15 @@ describe("UsageService over gRPC", () => {
 
   it("adds recorded usage to the key's day and month rollups", async () => {
     const at = Date.UTC(2026, 10, 21, 12);
-    await callUnary(client, client.recordUsage, { keyId: "rollupkey0000001", atMs: at, requests: 3, entities: 40 });
     await callUnary(client, client.recordUsage, {
+      batchId: "rollup-1",
+      keyId: "rollupkey0000001",
+      atMs: at,
+      requests: 3,
+      entities: 40,
+    });
+    await callUnary(client, client.recordUsage, {
+      batchId: "rollup-2",
       keyId: "rollupkey0000001",
       atMs: at + 1_000,
       requests: 1,
@@ -137,6 +144,36 @@ describe("UsageService over gRPC", () => {
       { keyID: "rollupkey0000001", period: "day", bucket: "2026-11-21", requests: 4, entities: 42 },
       { keyID: "rollupkey0000001", period: "month", bucket: "2026-11", requests: 4, entities: 42 },
     ]);
+  });
+});
+
+describe("usage batches on the real store", () => {
+  const keyID = `batchkey${process.pid}`.slice(0, 16).padEnd(16, "0");
+  const at = Date.UTC(2026, 10, 22, 9);
+  const send = (batchId: string, requests: number, entities: number) =>
+    callUnary(client, client.recordUsage, { batchId, keyId: keyID, atMs: at, requests, entities });
+
+  it("counts a batch once however often it is re-sent, even concurrently, and counts other batches", async () => {
+    await send("batch-1", 5, 50);
+    // Re-sent after a timed-out call, twice at once, then again later.
+    await Promise.all([send("batch-1", 5, 50), send("batch-1", 5, 50)]);
+    await send("batch-2", 1, 10);
+    await send("batch-1", 5, 50);
+    expect(await rollups.forKey(keyID)).toEqual([
+      { keyID, period: "day", bucket: "2026-11-22", requests: 6, entities: 60 },
+      { keyID, period: "month", bucket: "2026-11", requests: 6, entities: 60 },
+    ]);
+  });
+
+  it("still recognises a re-sent batch after hundreds of later batches, and bounds what it remembers", async () => {
+    const many = `manykey${process.pid}`.slice(0, 16).padEnd(16, "0");
+    const sendFor = (batchId: string) =>
+      callUnary(client, client.recordUsage, { batchId, keyId: many, atMs: at, requests: 1, entities: 1 });
+    for (let i = 0; i < 300; i += 1) await sendFor(`b-${i}`);
+    await sendFor("b-0");
+    const day = await store.db.collection("usage_rollups").findOne({ _id: `${many}:day:2026-11-22` as never });
+    expect(day).toMatchObject({ requests: 300, entities: 300 });
+    expect((day?.recentBatches as string[]).length).toBeLessThanOrEqual(1_000);
   });
 });
 

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "@odds/platform";
-import type { UsageGateway } from "../gateways/usage";
+import type { UsageBatch, UsageGateway } from "../gateways/usage";
 
 interface PendingUsage {
   requests: number;
@@ -9,12 +10,18 @@ interface PendingUsage {
 /**
  * Buffers served requests and entities per key and sends them to the usage service's
  * rollups once per interval, so billing data costs one RPC per key per interval rather
- * than one per request. A batch the usage service could not take (down, hung, past the
- * deadline) goes back into the buffer for the next interval: usage is delayed, never lost.
+ * than one per request. Each batch carries an id and the usage service applies an id once.
+ * A batch whose call failed or timed out (it may or may not have been applied) is re-sent
+ * unchanged, same id, until the usage service acknowledges it; meanwhile that key's new
+ * usage accumulates and is cut into its next batch only then. Usage is delayed, never lost
+ * and never doubled; memory stays one batch and one accumulator per key.
  */
 export class UsageRecorder {
   private pending = new Map<string, PendingUsage>();
+  /** Batches sent but not acknowledged, per key: re-sent as they are. */
+  private readonly unacknowledged = new Map<string, UsageBatch>();
   private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly usage: UsageGateway,
@@ -28,34 +35,55 @@ export class UsageRecorder {
   }
 
   record(keyID: string, entities: number): void {
-    this.add(keyID, { requests: 1, entities });
-  }
-
-  private add(keyID: string, usage: PendingUsage): void {
     const entry = this.pending.get(keyID) ?? { requests: 0, entities: 0 };
-    entry.requests += usage.requests;
-    entry.entities += usage.entities;
+    entry.requests += 1;
+    entry.entities += entities;
     this.pending.set(keyID, entry);
   }
 
-  async flush(nowMs = Date.now()): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
+  /** One flush at a time: a slow usage service never has the same batch in flight twice from here. */
+  flush(nowMs = Date.now()): Promise<void> {
+    this.flushing ??= this.send(nowMs).finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async send(nowMs: number): Promise<void> {
+    for (const [keyID, usage] of this.pending) {
+      if (this.unacknowledged.has(keyID)) continue;
+      this.unacknowledged.set(keyID, { batchID: randomUUID(), keyID, atMs: nowMs, ...usage });
+      this.pending.delete(keyID);
+    }
     await Promise.all(
-      [...batch].map(async ([keyID, usage]) => {
+      [...this.unacknowledged.values()].map(async (batch) => {
         try {
-          await this.usage.recordUsage(keyID, nowMs, usage.requests, usage.entities);
+          await this.usage.recordUsage(batch);
+          this.unacknowledged.delete(batch.keyID);
         } catch (err) {
-          this.add(keyID, usage);
-          this.logger.warn({ keyID, err: { message: (err as Error).message } }, "usage rollup deferred to next flush");
+          this.logger.warn(
+            { keyID: batch.keyID, batchID: batch.batchID, err: { message: (err as Error).message } },
+            "usage batch not acknowledged; re-sent unchanged with the next flush",
+          );
         }
       }),
     );
   }
 
+  /** Usage still unsent: what a stop would lose if the usage service stays unreachable. */
+  get backlog(): { keys: number; requests: number } {
+    const batches = [...this.unacknowledged.values(), ...this.pending.values()];
+    return {
+      keys: new Set([...this.unacknowledged.keys(), ...this.pending.keys()]).size,
+      requests: batches.reduce((sum, b) => sum + b.requests, 0),
+    };
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
+    // A second round sends what the first acknowledgement freed (new usage behind a re-sent batch).
+    await this.flush();
+    const { keys, requests } = this.backlog;
+    if (requests > 0)
+      this.logger.error({ keys, requests }, "usage not recorded at shutdown: usage service unreachable");
   }
 }

@@ -1,6 +1,15 @@
 import { callUnary } from "@odds/platform";
 import type { usage } from "@odds/proto";
 
+/** Served usage of one key, named so that sending it twice counts it once. */
+export interface UsageBatch {
+  batchID: string;
+  keyID: string;
+  atMs: number;
+  requests: number;
+  entities: number;
+}
+
 /** The edge's only door to the usage service: key resolution and usage recording. */
 export class UsageGateway {
   constructor(private readonly client: usage.UsageServiceClient) {}
@@ -11,7 +20,9 @@ export class UsageGateway {
     return callUnary(this.client, this.client.resolveKey, { keyHash }, options);
   }
 
-  async recordUsage(keyID: string, atMs: number, requests: number, entities: number): Promise<void> {
-    await callUnary(this.client, this.client.recordUsage, { keyId: keyID, atMs, requests, entities });
+  /** Sending the same batch (same batchID) again counts it once. */
+  async recordUsage(batch: UsageBatch): Promise<void> {
+    const { batchID, keyID, atMs, requests, entities } = batch;
+    await callUnary(this.client, this.client.recordUsage, { batchId: batchID, keyId: keyID, atMs, requests, entities });
   }
 }
