@@ -15,7 +15,7 @@ import { isPaged, PagedRequest } from "./http/paging";
 import { errorBoundary, gone, methodNotAllowed, notFound, routeScope } from "./http/errors";
 import { lenientQuery, parseQuery } from "./http/query";
 import type { RouteAnswer, RouteDefinition } from "./http/route";
-import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "./openapi/docs";
+import { mountReference } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
 import type { RateLimiter } from "./ratelimit/rate-limiter";
 import { systemRoutes } from "./routes/system";
@@ -142,26 +142,12 @@ export function createEdgeApp(options: EdgeAppOptions): Koa {
 
   const router = new Router({ prefix: "/v2" });
   const system = systemRoutes(options);
-  const openApiBody = JSON.stringify(buildOpenApiDocument([...system, ...options.routes], options.health.version));
-
-  router.get(anySlash("/openapi.json"), (ctx) => {
-    ctx.type = "application/json";
-    ctx.body = openApiBody;
-  });
-  router.get(anySlash("/docs"), (ctx) => {
-    ctx.type = "text/html";
-    ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
-    ctx.body = docsPage(["/v2/docs/scalar.js", "/v2/docs/init.js"]);
-  });
-  router.get("/docs/scalar.js", (ctx) => {
-    ctx.type = "application/javascript";
-    ctx.set("Cache-Control", "public, max-age=3600");
-    ctx.body = scalarBundle();
-  });
-  router.get("/docs/init.js", (ctx) => {
-    ctx.type = "application/javascript";
-    ctx.body = docsInitScript("/v2/openapi.json");
-  });
+  mountReference(
+    router,
+    "/v2",
+    "Sports Odds Read API v2 reference",
+    buildOpenApiDocument([...system, ...options.routes], options.health.version),
+  );
   for (const route of system) mount(router, route, options, false);
   // Data routes answer from (parameters, plan scope, feed version) alone, so their answers are shared.
   for (const route of options.routes) mount(router, route, options, true);

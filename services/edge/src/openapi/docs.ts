@@ -1,3 +1,4 @@
+import type Router from "@koa/router";
 import { readFileSync } from "node:fs";
 
 let bundle: Buffer | undefined;
@@ -47,14 +48,14 @@ export function docsInitScript(specUrl: string): string {
 }
 
 /** The API reference page: Scalar rendering the edge's own OpenAPI document. */
-export function docsPage(scriptUrls: string[]): string {
+export function docsPage(title: string, scriptUrls: string[]): string {
   const scripts = scriptUrls.map((url) => `    <script src="${url}"></script>`).join("\n");
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Sports Odds Read API v2 reference</title>
+    <title>${title}</title>
     <!-- No favicon request (it would 404 outside /v2). -->
     <link rel="icon" href="data:," />
   </head>
@@ -64,4 +65,30 @@ ${scripts}
   </body>
 </html>
 `;
+}
+
+/**
+ * A contract's OpenAPI document and its reference page (with the page's two scripts) on its
+ * router, whose prefix (`/v2`, `/v1`) the page's URLs carry. The same for every contract.
+ */
+export function mountReference(router: Router, prefix: string, title: string, document: object): void {
+  const body = JSON.stringify(document);
+  router.get("/openapi.json", (ctx) => {
+    ctx.type = "application/json";
+    ctx.body = body;
+  });
+  router.get("/docs", (ctx) => {
+    ctx.type = "text/html";
+    ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    ctx.body = docsPage(title, [`${prefix}/docs/scalar.js`, `${prefix}/docs/init.js`]);
+  });
+  router.get("/docs/scalar.js", (ctx) => {
+    ctx.type = "application/javascript";
+    ctx.set("Cache-Control", "public, max-age=3600");
+    ctx.body = scalarBundle();
+  });
+  router.get("/docs/init.js", (ctx) => {
+    ctx.type = "application/javascript";
+    ctx.body = docsInitScript(`${prefix}/openapi.json`);
+  });
 }

@@ -9,7 +9,7 @@ import { sendAnswer } from "../http/cached-answer";
 import { notFound, routeScope } from "../http/errors";
 import { isPaged, PagedRequest } from "../http/paging";
 import { parseQuery } from "../http/query";
-import { DOCS_CONTENT_SECURITY_POLICY, docsInitScript, docsPage, scalarBundle } from "../openapi/docs";
+import { mountReference } from "../openapi/docs";
 import type { RateLimiter } from "../ratelimit/rate-limiter";
 import { linksOf, renderV1Body } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
@@ -40,25 +40,12 @@ export function isV1Path(path: string): boolean {
  */
 export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
   const router = new Router({ prefix: V1_PREFIX });
-  const openApiBody = JSON.stringify(buildV1OpenApiDocument(routes, options.version));
-  router.get("/openapi.json", (ctx) => {
-    ctx.type = "application/json";
-    ctx.body = openApiBody;
-  });
-  router.get("/docs", (ctx) => {
-    ctx.type = "text/html";
-    ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
-    ctx.body = docsPage([`${V1_PREFIX}/docs/scalar.js`, `${V1_PREFIX}/docs/init.js`]);
-  });
-  router.get("/docs/scalar.js", (ctx) => {
-    ctx.type = "application/javascript";
-    ctx.set("Cache-Control", "public, max-age=3600");
-    ctx.body = scalarBundle();
-  });
-  router.get("/docs/init.js", (ctx) => {
-    ctx.type = "application/javascript";
-    ctx.body = docsInitScript(`${V1_PREFIX}/openapi.json`);
-  });
+  mountReference(
+    router,
+    V1_PREFIX,
+    "Sports Odds Read API v1 (preview) reference",
+    buildV1OpenApiDocument(routes, options.version),
+  );
 
   for (const route of routes) {
     const paged = isPaged(route.query);
