@@ -1,12 +1,13 @@
 // Ingest SIGKILLed mid-cycle and restarted by the launcher's supervisor, compared with an
 // uninterrupted run of the same seed and clock: real processes, real FerretDB, the simulated feed.
 // After the next cycle both runs must hold the same events (with their odds), catalogue and ticks.
+// Then the archiver job is SIGKILLed mid-batch on the uninterrupted run's tiers.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startFerretDb, waitUntil, type MongoServer } from "@odds/local";
+import { freePort, startFerretDb, waitUntil, type ManagedProcess, type MongoServer } from "@odds/local";
 import { MongoClient, type Db } from "mongodb";
-import { startWritePath, type WritePath } from "./data-services";
+import { nodeService, startWritePath, type WritePath } from "./data-services";
 
 /** Long enough for a restarted ingest's backfill and first cycle on a loaded machine, before the next boundary. */
 const INTERVAL_MS = 120_000;
@@ -147,4 +148,72 @@ describe("ingest SIGKILLed mid-cycle and restarted", () => {
     },
     INTERVAL_MS * 4 + 150_000,
   );
+});
+
+/** Every tick of a tier by collection and id, as stored. */
+async function ticksOf(db: Db): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+    if (!name.startsWith("ticks")) continue;
+    for (const doc of await db.collection(name).find({}).toArray())
+      out.set(`${name}/${String(doc._id)}`, JSON.stringify(doc));
+  }
+  return out;
+}
+
+describe("the archiver job SIGKILLed mid-batch", () => {
+  const RETENTION_DAYS = 1;
+  const BATCH = 25;
+  /** Days strictly before this one leave the live tier (the archiver's own rule). */
+  const cutoffDay = () => new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const dayOf = (doc: string) => (JSON.parse(doc) as { day: string }).day;
+
+  it("loses and doubles no tick, and the next run leaves every tick in exactly one tier", async () => {
+    const run = runs[0];
+    if (!run) throw new Error("needs the uninterrupted ingest run above");
+    const live = mongo.db(run.databases.history);
+    const archive = mongo.db(run.databases.historyArchive);
+    const archiver = (name: string): ManagedProcess =>
+      nodeService(dir, name, "history/dist/archiver.js", {
+        ...run.historyEnv,
+        HISTORY_LIVE_RETENTION_DAYS: String(RETENTION_DAYS),
+        ARCHIVE_BATCH_SIZE: String(BATCH),
+      });
+    const before = new Map([...(await ticksOf(live)), ...(await ticksOf(archive))]);
+    const toMove = [...before.values()].filter((doc) => dayOf(doc) < cutoffDay()).length;
+    expect(toMove).toBeGreaterThan(BATCH * 20);
+
+    const first = archiver("archiver-killed");
+    await waitUntil(
+      "a few batches archived",
+      async () => {
+        if ((await ticksOf(archive)).size < BATCH * 4) throw new Error("not yet");
+      },
+      { timeoutMs: 120_000, intervalMs: 50, process: first },
+    );
+    first.child.kill("SIGKILL");
+    expect(await first.stop()).toBe(null);
+
+    // Killed mid-move: every tick is still in a tier, unchanged; at most the batch in flight is in both.
+    const [liveAfterKill, archiveAfterKill] = [await ticksOf(live), await ticksOf(archive)];
+    const stillOld = [...liveAfterKill.values()].filter((doc) => dayOf(doc) < cutoffDay()).length;
+    expect(stillOld).toBeGreaterThan(0);
+    for (const [id, doc] of before) expect([id, liveAfterKill.get(id) ?? archiveAfterKill.get(id)]).toEqual([id, doc]);
+    const inBoth = [...archiveAfterKill.keys()].filter((id) => liveAfterKill.has(id));
+    expect(inBoth.length).toBeLessThanOrEqual(BATCH);
+
+    // The next run completes the move: old days only in the archive, every tick exactly once.
+    const second = archiver("archiver-next");
+    expect(await new Promise((resolve) => second.child.once("exit", resolve))).toBe(0);
+    const [liveAfter, archiveAfter] = [await ticksOf(live), await ticksOf(archive)];
+    expect([...archiveAfter.keys()].filter((id) => liveAfter.has(id))).toEqual([]);
+    expect([...liveAfter.values()].filter((doc) => dayOf(doc) < cutoffDay())).toEqual([]);
+    for (const [id, doc] of before) {
+      const tier = dayOf(doc) < cutoffDay() ? archiveAfter : liveAfter;
+      expect([id, tier.get(id)]).toEqual([id, doc]);
+    }
+    expect(archiveAfter.size).toBe(toMove);
+    const oldDays = (await live.collection("tickDays").find({}).toArray()).filter((d) => String(d.day) < cutoffDay());
+    expect(oldDays).toEqual([]);
+  }, 300_000);
 });
