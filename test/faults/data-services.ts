@@ -28,8 +28,16 @@ export interface WritePath {
   stop(): Promise<void>;
 }
 
-export function nodeService(dir: string, name: string, entry: string, env: Record<string, string>): ManagedProcess {
-  return spawnManaged(name, process.execPath, [join(REPO_ROOT, "services", entry)], {
+/** A service's process; `traced` preloads the tracing SDK as the stack does (it exports only with an endpoint set). */
+export function nodeService(
+  dir: string,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  traced = false,
+): ManagedProcess {
+  const preload = traced ? ["--require", "@odds/platform/tracing/register"] : [];
+  return spawnManaged(name, process.execPath, [...preload, join(REPO_ROOT, "services", entry)], {
     cwd: REPO_ROOT,
     logFile: join(dir, `${name}.log`),
     env: { ...process.env, LOG_LEVEL: "info", ...env },
