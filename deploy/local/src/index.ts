@@ -2,3 +2,4 @@ export * from "./processes";
 export * from "./stores";
 export * from "./stack";
 export * from "./testing/stores";
+export * from "./supervisor";

@@ -99,7 +99,8 @@ const HealthClient = makeClientConstructor(healthService, "grpc.health.v1.Health
   check(req: { service: string }, cb: (err: ServiceError | null, res: { status: string | number }) => void): void;
 };
 
-function grpcServing(port: number): Promise<void> {
+/** Resolves when the gRPC service on this loopback port says SERVING by the health protocol. */
+export function grpcServing(port: number): Promise<void> {
   const client = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure());
   return new Promise<void>((resolveCheck, reject) => {
     client.check({ service: "" }, (err, res) => {

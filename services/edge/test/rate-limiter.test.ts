@@ -53,6 +53,18 @@ describe("RateLimiter against Redis", () => {
     expect(decisions[3]?.headline).toEqual({ window: "per-minute", limit: 3, remaining: 0, resetSeconds: 30 });
   });
 
+  it("when several windows are spent, Retry-After is that of the one resetting last (a retry then passes)", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 10, 15, 30, 400);
+    const quotas = [quota("per-second", 2), quota("per-minute", 2)];
+    await limiter.admit(keyID, quotas, now);
+    await limiter.admit(keyID, quotas, now);
+    const refused = await limiter.admit(keyID, quotas, now);
+    expect(refused.headline).toEqual({ window: "per-minute", limit: 2, remaining: 0, resetSeconds: 30 });
+    expect((await limiter.admit(keyID, quotas, now + 1_000)).allowed).toBe(false);
+    expect((await limiter.admit(keyID, quotas, now + 29_600)).allowed).toBe(true);
+  });
+
   it("starts counting afresh when the next fixed window begins", async () => {
     const keyID = freshKey();
     const quotas = [quota("per-second", 1)];

@@ -1,6 +1,7 @@
 // First start: replays the sources' past into history (sparser than live capture) and writes the
 // final state of events that are no longer in the live window. Deterministic, so safe to redo;
-// skipped once the events service has applied a cycle.
+// skipped once the events service has applied a cycle, which it is given only after history and
+// catalogue took every write (a process killed before then redoes it on restart: nothing lost).
 import type { Logger } from "@odds/platform";
 import { BACKFILL_BATCH_LIMITS, cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
 import type { BookObservation, CycleContent, EventRef } from "./domain/model";
@@ -119,7 +120,8 @@ export async function runBackfill(
     deps.runner.enqueue(cycleIdAt(at), at.getTime(), { ...firstCycle, observations: [] });
   }
   for (let attempt = 1; ; attempt++) {
-    const pending = await deps.runner.flush();
+    // Events last: their applied cycle is what tells a restarted ingest the backfill is done.
+    const pending = await deps.runner.flush({ eventsLast: true });
     if (pending.history + pending.events + pending.catalogue === 0) break;
     if (options.signal?.aborted) throw new Error("backfill aborted before every write landed");
     logger.warn({ pending, attempt }, "backfill writes pending; retrying");

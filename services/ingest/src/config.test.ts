@@ -1,6 +1,6 @@
 import { parseConfig } from "@odds/platform";
 import { ingestConfigSchema } from "./config";
-import { cycleInstant } from "./cycle-loop";
+import { clockFrom, cycleInstant } from "./cycle-loop";
 
 describe("ingest configuration", () => {
   test("defaults: 2-minute cycles, port 50055, pinnacle and betfair as fair-odds books, backfill from capture start", () => {
@@ -26,6 +26,19 @@ describe("ingest configuration", () => {
     );
     expect(cycleInstant(Date.parse("2026-11-21T09:02:00.000Z"), 120_000).toISOString()).toBe(
       "2026-11-21T09:02:00.000Z",
+    );
+  });
+
+  test("INGEST_CLOCK_START: the clock reads that instant at start and runs on at the wall clock's pace", () => {
+    const config = parseConfig(ingestConfigSchema, { INGEST_CLOCK_START: "2026-11-20T09:00:00Z" });
+    let wallMs = Date.parse("2030-01-01T00:00:00Z");
+    const clock = clockFrom(new Date(config.INGEST_CLOCK_START as string), () => wallMs);
+    expect(new Date(clock()).toISOString()).toBe("2026-11-20T09:00:00.000Z");
+    wallMs += 90_000;
+    expect(new Date(clock()).toISOString()).toBe("2026-11-20T09:01:30.000Z");
+    expect(clockFrom(undefined, () => wallMs)()).toBe(wallMs);
+    expect(() => parseConfig(ingestConfigSchema, { INGEST_CLOCK_START: "2026-11-20 09:00" })).toThrow(
+      /INGEST_CLOCK_START/,
     );
   });
 });

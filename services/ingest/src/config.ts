@@ -22,6 +22,11 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   SOURCES_FILE: z.string().min(1).optional(),
   /** Seed of the simulated feed: the same seed and clock give the same feed. */
   SIM_SEED: z.string().min(1).default("odds-v2"),
+  /**
+   * Ingest's clock reads this instant when the process starts and runs on from it (unset: the wall
+   * clock). With the same seed, the same start gives the same cycles and data: reproducible runs.
+   */
+  INGEST_CLOCK_START: z.iso.datetime({ offset: true }).optional(),
   /** Leagues whose simulated source has gone quiet (no write for SIM_QUIET_MINUTES). */
   SIM_QUIET_LEAGUES: csv,
   SIM_QUIET_MINUTES: z.coerce.number().int().positive().default(60),

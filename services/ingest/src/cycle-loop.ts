@@ -8,6 +8,13 @@ export function cycleInstant(nowMs: number, intervalMs: number): Date {
   return new Date(Math.floor(nowMs / intervalMs) * intervalMs);
 }
 
+/** The wall clock, or one that reads `start` now and runs on from it at the wall clock's pace. */
+export function clockFrom(start: Date | undefined, wall: () => number = Date.now): () => number {
+  if (!start) return wall;
+  const offsetMs = start.getTime() - wall();
+  return () => wall() + offsetMs;
+}
+
 export class CycleLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();

@@ -182,8 +182,12 @@ export class CycleRunner {
     }
   }
 
-  /** Writes everything queued; each target stops at its first failure and keeps the rest for the next cycle. */
-  async flush(): Promise<Record<WriteTarget, number>> {
+  /**
+   * Writes everything queued; each target stops at its first failure and keeps the rest for the next cycle.
+   * `eventsLast`: events are written only once history and catalogue took everything (the backfill, whose
+   * done-marker is the events service's applied cycle: a kill before then makes the restart redo it).
+   */
+  async flush(options: { eventsLast?: boolean } = {}): Promise<Record<WriteTarget, number>> {
     const { sink, logger, observer } = this.deps;
     const attempt = async (target: WriteTarget, write: () => Promise<void>): Promise<boolean> => {
       const started = Date.now();
@@ -224,7 +228,12 @@ export class CycleRunner {
         this.pendingCatalogue = undefined;
       }
     };
-    await Promise.all([flushHistory(), flushEvents(), flushCatalogue()]);
+    if (options.eventsLast) {
+      await Promise.all([flushHistory(), flushCatalogue()]);
+      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await flushEvents();
+    } else {
+      await Promise.all([flushHistory(), flushEvents(), flushCatalogue()]);
+    }
 
     const pending: Record<WriteTarget, number> = {
       history: this.historyQueue.length,

@@ -8,7 +8,7 @@ import {
 } from "@odds/platform";
 import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
-import { CycleLoop, cycleInstant } from "./cycle-loop";
+import { clockFrom, CycleLoop, cycleInstant } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
 import { GrpcCatalogueNames } from "./readers/catalogue-names";
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(ingestConfigSchema);
   const logger = createLogger("ingest", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  const startedAt = new Date();
+  const clock = clockFrom(config.INGEST_CLOCK_START ? new Date(config.INGEST_CLOCK_START) : undefined);
+  const startedAt = new Date(clock());
 
   // Ingest's own store holds only what real sources spent of their plans; simulated runs need none.
   const mongo = config.INGEST_MONGODB_URI
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     observer: prometheusObserver,
     catalogueNames,
   });
-  const loop = new CycleLoop(runner, config.INGEST_INTERVAL_MS, logger);
+  const loop = new CycleLoop(runner, config.INGEST_INTERVAL_MS, logger, clock);
 
   // Health says SERVING only once the backfill and the first cycle are written.
   const grpcServer = await startGrpcServer({ port: config.GRPC_PORT, services: [], logger });

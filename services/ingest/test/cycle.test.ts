@@ -347,4 +347,31 @@ describe("first start", () => {
     expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
     expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
   });
+
+  test("events (the marker that it is done) are written only after history took everything, so a restart redoes it", async () => {
+    const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
+    const from = new Date(AT.getTime() - 2 * 86_400_000);
+    const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
+    services.clear();
+    services.lastCycleAtMs = 0;
+    const stopped = new AbortController();
+    stopped.abort();
+    services.failing.history = 1_000; // history down for the whole first attempt, grpc-js retries included
+    await expect(
+      runBackfill(deps(new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR })), {
+        from,
+        now: AT,
+        firstCycleAt: AT,
+        signal: stopped.signal,
+      }),
+    ).rejects.toThrow(/aborted before every write landed/);
+    expect([services.applyCycle.length, services.lastCycleAtMs, services.recordQuotes.length]).toEqual([0, 0, 0]);
+
+    services.failing.history = 0;
+    const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
+    const report = await runBackfill(deps(runner), { from, now: AT, firstCycleAt: AT });
+    expect([report.skipped, report.firstCycleWritten]).toEqual([false, true]);
+    expect(services.recordQuotes.flatMap((r) => r.snapshots)).toHaveLength(report.snapshots);
+    expect(services.applyCycle.length).toBeGreaterThan(0);
+  });
 });

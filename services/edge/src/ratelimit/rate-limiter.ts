@@ -44,6 +44,8 @@ export class RateLimiterUnavailableError extends Error {
  * max-requests, max-entities (-1 = unlimited) and the window end (ms) for PEXPIREAT.
  * admit: refuses (without counting) when any window is at its request maximum or its
  * entities are already at their maximum; otherwise counts one request in every window.
+ * Windows go shortest first; the refusing window is the LAST one exhausted (the one resetting latest),
+ * so Retry-After says when a retry can pass, not when a shorter window resets into a still-spent longer one.
  * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ...}.
  */
 export const RATE_LIMIT_SCRIPT = `
@@ -61,7 +63,7 @@ if mode == "admit" then
     local r = tonumber(values[1]) or 0
     local e = tonumber(values[2]) or 0
     current[i] = {r, e}
-    if out[2] == 0 and ((maxRequests >= 0 and r >= maxRequests) or (maxEntities >= 0 and e >= maxEntities)) then
+    if (maxRequests >= 0 and r >= maxRequests) or (maxEntities >= 0 and e >= maxEntities) then
       out[1] = 0
       out[2] = i
     end

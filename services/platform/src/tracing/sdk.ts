@@ -3,6 +3,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as SdkNode from "@opentelemetry/sdk-node";
 import type * as OtlpGrpc from "@opentelemetry/exporter-trace-otlp-grpc";
+import type * as OtlpHttp from "@opentelemetry/exporter-trace-otlp-http";
 import type * as GrpcModule from "@opentelemetry/instrumentation-grpc";
 import type * as HttpModule from "@opentelemetry/instrumentation-http";
 import type * as KoaModule from "@opentelemetry/instrumentation-koa";
@@ -37,8 +38,22 @@ export function instrumentations() {
 }
 
 /**
+ * The OTLP exporter for OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/gRPC, or OTLP/HTTP with JSON bodies when
+ * OTEL_EXPORTER_OTLP_PROTOCOL (or its _TRACES_ variant) says `http/json`, as the OpenTelemetry spec names it.
+ */
+function otlpExporter(endpoint: string): SpanExporter {
+  const protocol = process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (protocol === "http/json") {
+    const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http") as typeof OtlpHttp;
+    return new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` });
+  }
+  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-grpc") as typeof OtlpGrpc;
+  return new OTLPTraceExporter({ url: endpoint });
+}
+
+/**
  * Starts the OpenTelemetry SDK. With OTEL_EXPORTER_OTLP_ENDPOINT set spans go to that
- * collector over OTLP/gRPC; without it tracing is off unless an exporter is passed
+ * collector (see `otlpExporter`); without it tracing is off unless an exporter is passed
  * (tests pass an in-memory one). W3C trace context is the SDK's default propagator.
  */
 export function startTracing(
@@ -47,12 +62,11 @@ export function startTracing(
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!options.exporter && !endpoint) return undefined;
   const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof SdkNode;
-  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-grpc") as typeof OtlpGrpc;
   const { SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base") as typeof TraceBase;
   const spanProcessors: SpanProcessor[] = options.exporter ? [new SimpleSpanProcessor(options.exporter)] : [];
   const sdk = new NodeSDK({
     serviceName: options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? "odds-service",
-    ...(options.exporter ? { spanProcessors } : { traceExporter: new OTLPTraceExporter({ url: endpoint }) }),
+    ...(options.exporter ? { spanProcessors } : { traceExporter: otlpExporter(endpoint as string) }),
     instrumentations: instrumentations(),
   });
   sdk.start();

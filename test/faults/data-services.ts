@@ -1,0 +1,116 @@
+// The write path as real processes for fault runs: events, history and catalogue on their own
+// databases of a FerretDB of the test's own, and ingest writing into them (the shared stack is left alone).
+import { join } from "node:path";
+import {
+  freePort,
+  grpcServing,
+  REPO_ROOT,
+  spawnManaged,
+  superviseRestarts,
+  waitUntil,
+  type ManagedProcess,
+  type MongoServer,
+  type SupervisedProcess,
+} from "@odds/local";
+
+/** A service process started cold on a loaded 2-core machine may take this long to serve. */
+export const SERVICE_START_MS = 150_000;
+
+export interface WritePath {
+  /** Database names on the FerretDB, suffixed by the run's name. */
+  readonly databases: { events: string; history: string; historyArchive: string; catalogue: string };
+  readonly ports: { events: number; history: number; catalogue: number };
+  readonly ingestLog: string;
+  /** Starts ingest (restarted by the launcher's supervisor when it dies, as `npm start` does). */
+  startIngest(env: Record<string, string>, notify?: (message: string) => void): SupervisedProcess;
+  /** The history service's environment, for the archiver job run against the same tiers. */
+  readonly historyEnv: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** A service's process; `traced` preloads the tracing SDK as the stack does (it exports only with an endpoint set). */
+export function nodeService(
+  dir: string,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  traced = false,
+): ManagedProcess {
+  const preload = traced ? ["--require", "@odds/platform/tracing/register"] : [];
+  return spawnManaged(name, process.execPath, [...preload, join(REPO_ROOT, "services", entry)], {
+    cwd: REPO_ROOT,
+    logFile: join(dir, `${name}.log`),
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+  });
+}
+
+/** Starts events, history (archiving off unless asked) and catalogue for one run and waits until they serve. */
+export async function startWritePath(
+  dir: string,
+  mongo: MongoServer,
+  run: string,
+  historyExtra: Record<string, string> = {},
+): Promise<WritePath> {
+  const databases = {
+    events: `events_${run}`,
+    history: `history_${run}`,
+    historyArchive: `history_archive_${run}`,
+    catalogue: `catalogue_${run}`,
+  };
+  const ports = { events: await freePort(), history: await freePort(), catalogue: await freePort() };
+  const historyEnv = {
+    HISTORY_LIVE_MONGODB_URI: `${mongo.url}/${databases.history}`,
+    HISTORY_ARCHIVE_MONGODB_URI: `${mongo.url}/${databases.historyArchive}`,
+    ARCHIVE_INTERVAL_MS: "0",
+    ...historyExtra,
+  };
+  const services: ManagedProcess[] = [
+    nodeService(dir, `events-${run}`, "events/dist/main.js", {
+      GRPC_PORT: String(ports.events),
+      EVENTS_MONGODB_URI: `${mongo.url}/${databases.events}`,
+    }),
+    nodeService(dir, `history-${run}`, "history/dist/main.js", { GRPC_PORT: String(ports.history), ...historyEnv }),
+    nodeService(dir, `catalogue-${run}`, "catalogue/dist/main.js", {
+      GRPC_PORT: String(ports.catalogue),
+      CATALOGUE_MONGODB_URI: `${mongo.url}/${databases.catalogue}`,
+    }),
+  ];
+  const names = ["events", "history", "catalogue"] as const;
+  await Promise.all(
+    names.map((name, i) =>
+      waitUntil(`${name}-${run}`, () => grpcServing(ports[name]), {
+        timeoutMs: SERVICE_START_MS,
+        intervalMs: 250,
+        process: services[i],
+        logFile: join(dir, `${name}-${run}.log`),
+      }),
+    ),
+  );
+  const ingestLog = join(dir, `ingest-${run}.log`);
+  const ingestPort = await freePort();
+  return {
+    databases,
+    ports,
+    ingestLog,
+    historyEnv,
+    startIngest(env, notify = () => undefined) {
+      const ingest = superviseRestarts(
+        `ingest-${run}`,
+        () =>
+          nodeService(dir, `ingest-${run}`, "ingest/dist/main.js", {
+            GRPC_PORT: String(ingestPort),
+            EVENTS_SERVICE_ADDR: `127.0.0.1:${ports.events}`,
+            HISTORY_SERVICE_ADDR: `127.0.0.1:${ports.history}`,
+            CATALOGUE_SERVICE_ADDR: `127.0.0.1:${ports.catalogue}`,
+            ...env,
+          }),
+        { notify },
+      );
+      services.push(ingest);
+      return ingest;
+    },
+    async stop() {
+      await Promise.all([...services].reverse().map((proc) => proc.stop(5_000)));
+    },
+  };
+}

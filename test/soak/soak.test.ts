@@ -1,0 +1,226 @@
+// Bounded soak on the running stack (real processes, ingest cycling every 5 s): mixed keys over the
+// read routes for SOAK_SECONDS (180 by default). Zero 5xx; a lite key bursting past its plan gets its
+// 429s exactly where its fixed windows say, with the right Retry-After; keys under their limits are
+// never refused; every service's resident memory stays flat after warm-up.
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT, type StackPorts } from "@odds/local";
+import { e2eStack } from "../support/e2e";
+
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
+const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] as const;
+/** The lite plan (services/usage/plans.yaml): requests per fixed UTC second, minute and hour. */
+const LITE = { second: 5, minute: 60, hour: 1000 };
+const BURST = 8;
+
+interface Answer {
+  key: "lite" | "base" | "internal";
+  path: string;
+  startMs: number;
+  endMs: number;
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+async function createKey(tier: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(REPO_ROOT, "services", "usage", "dist", "admin", "cli.js"), "keys", "create", "--tier", tier],
+    { env: { ...process.env, USAGE_SERVICE_ADDR: `127.0.0.1:${e2eStack().ports.usage}` } },
+  );
+  return (JSON.parse(stdout) as { apiKey: string }).apiKey;
+}
+
+/** The process listening on a loopback port (each service of the stack listens on its own). */
+async function pidOn(port: number): Promise<number> {
+  const { stdout } = await promisify(execFile)("ss", ["-ltnpH", `sport = :${port}`]);
+  const pid = /pid=(\d+)/.exec(stdout)?.[1];
+  if (!pid) throw new Error(`no process listens on ${port}`);
+  return Number(pid);
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return Number(kb) / 1024;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** Median of each third of a series: warm-up, middle, last. */
+const thirdMedians = (series: number[]) => {
+  const third = Math.floor(series.length / 3);
+  return [series.slice(0, third), series.slice(third, 2 * third), series.slice(2 * third)].map(median) as [
+    number,
+    number,
+    number,
+  ];
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it(
+  `${SOAK_SECONDS} s of mixed keys over the read routes: no 5xx, rate limits exact, memory flat`,
+  async () => {
+    const stack = e2eStack();
+    const keys = {
+      lite: await createKey("lite"),
+      base: await createKey("base"),
+      internal: await createKey("internal"),
+    };
+    const first = await fetch(`${stack.baseUrl}/events/?limit=1`, { headers: { "x-api-key": keys.internal } });
+    const eventID = ((await first.json()) as { data: { eventID: string }[] }).data[0]?.eventID ?? "";
+    const routes = [
+      "/events/?limit=20",
+      "/events/?leagueID=AFL,EPL&limit=10",
+      `/odds/history/?eventID=${eventID}&limit=50`,
+      "/teams/?limit=20",
+      "/players/?limit=20",
+      "/sports/",
+      "/leagues/",
+      "/stats/?limit=20",
+      "/markets/?limit=20",
+      "/account/usage",
+    ];
+    const answers: Answer[] = [];
+    const call = async (key: Answer["key"], path: string): Promise<void> => {
+      const startMs = Date.now();
+      const res = await fetch(`${stack.baseUrl}${path}`, {
+        headers: { "x-api-key": keys[key] },
+        signal: AbortSignal.timeout(30_000),
+      });
+      const body = await res.text();
+      answers.push({
+        key,
+        path,
+        startMs,
+        endMs: Date.now(),
+        status: res.status,
+        retryAfter: res.headers.get("retry-after"),
+        body,
+      });
+    };
+
+    const ports = stack.ports as StackPorts;
+    const pids = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await pidOn(ports[s])] as const)));
+    const samples: Record<string, number[]> = Object.fromEntries(SERVICES.map((s) => [s, []]));
+    const endAt = Date.now() + SOAK_SECONDS * 1000;
+    const running = () => Date.now() < endAt;
+
+    const internal = async (offset: number) => {
+      for (let i = offset; running(); i += 1) await call("internal", routes[i % routes.length] as string);
+    };
+    // About 8 requests a second: well under base's 20 a second and 600 a minute, never refused.
+    const base = async () => {
+      for (let i = 0; running(); i += 1) {
+        await call("base", routes[i % routes.length] as string);
+        await sleep(125);
+      }
+    };
+    // A burst of 8 at 150 ms into every UTC second: 5 pass (per-second), until 60 passed that minute.
+    const lite = async () => {
+      while (running()) {
+        await sleep(1_150 - (Date.now() % 1_000));
+        await Promise.all(Array.from({ length: BURST }, () => call("lite", "/events/?limit=2")));
+      }
+    };
+    const memory = async () => {
+      while (running()) {
+        for (const s of SERVICES) samples[s]!.push(rssMb(pids[s] as number));
+        await sleep(2_000);
+      }
+    };
+    await Promise.all([internal(0), internal(3), internal(7), base(), lite(), memory()]);
+
+    // What was measured, for longer runs: answers by key and status, each service's RSS (MB) over thirds.
+    const summary = {
+      seconds: SOAK_SECONDS,
+      answers: Object.fromEntries(
+        (["lite", "base", "internal"] as const).map((key) => [
+          key,
+          answers
+            .filter((a) => a.key === key)
+            .reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {}),
+        ]),
+      ),
+      rssMb: Object.fromEntries(SERVICES.map((s) => [s, thirdMedians(samples[s]!).map(Math.round)])),
+    };
+    writeFileSync(join(stack.dataDir, "logs", "soak-summary.json"), JSON.stringify(summary, null, 2));
+
+    // No service restarted (a crash would show as another process on its port).
+    for (const s of SERVICES) expect([s, await pidOn(ports[s])]).toEqual([s, pids[s]]);
+    // Zero 5xx; every refusal is the contract's 429 in the envelope.
+    expect(answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.path} ${a.body.slice(0, 200)}`)).toEqual(
+      [],
+    );
+    expect(
+      answers.filter((a) => a.key !== "lite" && a.status !== 200).map((a) => `${a.key} ${a.status} ${a.path}`),
+    ).toEqual([]);
+    for (const a of answers.filter((x) => x.status === 429)) {
+      expect(JSON.parse(a.body)).toMatchObject({ success: false, error: "Rate limit exceeded" });
+    }
+
+    // The lite key, burst by burst, against its fixed windows.
+    const served = { minute: new Map<number, number>(), hour: new Map<number, number>() };
+    const uncertainMinutes = new Set<number>();
+    const straddled = new Set<number>();
+    const bursts = new Map<number, Answer[]>();
+    for (const a of answers.filter((x) => x.key === "lite")) {
+      const second = Math.floor(a.startMs / 1000);
+      bursts.set(second, [...(bursts.get(second) ?? []), a]);
+    }
+    let checked = 0;
+    for (const [second, burst] of [...bursts.entries()].sort(([a], [b]) => a - b)) {
+      const minute = Math.floor(second / 60);
+      const hour = Math.floor(second / 3600);
+      const inMinute = served.minute.get(minute) ?? 0;
+      const inHour = served.hour.get(hour) ?? 0;
+      const ok = burst.filter((a) => a.status === 200).length;
+      expect(burst.every((a) => a.status === 200 || a.status === 429)).toBe(true);
+      const withinSecond = burst.every((a) => Math.floor(a.endMs / 1000) === second);
+      if (burst.some((a) => Math.floor(a.endMs / 60_000) !== minute)) {
+        // Some of it may have been counted in the next minute: neither minute's total is known exactly.
+        uncertainMinutes.add(minute + 1);
+        straddled.add(minute);
+      }
+      if (withinSecond && !uncertainMinutes.has(minute)) {
+        const expected = Math.min(LITE.second, Math.max(0, LITE.minute - inMinute), Math.max(0, LITE.hour - inHour));
+        expect([new Date(second * 1000).toISOString(), ok]).toEqual([new Date(second * 1000).toISOString(), expected]);
+        // Retry-After: whole seconds until the window that refused resets (the longest one exhausted).
+        const minuteSpent = inMinute + ok >= LITE.minute;
+        for (const a of burst.filter((x) => x.status === 429)) {
+          const minuteEnd = (minute + 1) * 60_000;
+          const range = minuteSpent
+            ? [
+                Math.max(1, Math.ceil((minuteEnd - a.endMs) / 1000)),
+                Math.max(1, Math.ceil((minuteEnd - a.startMs) / 1000)),
+              ]
+            : [1, 1];
+          const retryAfter = Number(a.retryAfter);
+          expect([new Date(a.startMs).toISOString(), retryAfter >= range[0]! && retryAfter <= range[1]!]).toEqual([
+            new Date(a.startMs).toISOString(),
+            true,
+          ]);
+        }
+        checked += 1;
+      }
+      served.minute.set(minute, inMinute + ok);
+      served.hour.set(hour, inHour + ok);
+    }
+    // Nearly every burst fell inside its second; each full minute passed exactly 60.
+    expect(checked).toBeGreaterThan(bursts.size * 0.8);
+    const minutes = [...served.minute.keys()]
+      .sort((a, b) => a - b)
+      .slice(1, -1)
+      .filter((m) => !uncertainMinutes.has(m) && !straddled.has(m));
+    for (const m of minutes) expect([m, served.minute.get(m)]).toEqual([m, LITE.minute]);
+
+    // Memory flat: after a warm-up third, the last third's median RSS within 15 % + 24 MB of the middle third's.
+    for (const s of SERVICES) {
+      const [, middle, last] = thirdMedians(samples[s]!);
+      expect([s, Math.round(last), last <= middle * 1.15 + 24]).toEqual([s, Math.round(last), true]);
+    }
+    expect(answers.filter((a) => a.key === "internal").length).toBeGreaterThan(SOAK_SECONDS);
+  },
+  (SOAK_SECONDS + 120) * 1000,
+);
