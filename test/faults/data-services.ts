@@ -76,16 +76,22 @@ export async function startWritePath(
     }),
   ];
   const names = ["events", "history", "catalogue"] as const;
-  await Promise.all(
-    names.map((name, i) =>
-      waitUntil(`${name}-${run}`, () => grpcServing(ports[name]), {
-        timeoutMs: SERVICE_START_MS,
-        intervalMs: 250,
-        process: services[i],
-        logFile: join(dir, `${name}-${run}.log`),
-      }),
-    ),
-  );
+  try {
+    await Promise.all(
+      names.map((name, i) =>
+        waitUntil(`${name}-${run}`, () => grpcServing(ports[name]), {
+          timeoutMs: SERVICE_START_MS,
+          intervalMs: 250,
+          process: services[i],
+          logFile: join(dir, `${name}-${run}.log`),
+        }),
+      ),
+    );
+  } catch (err) {
+    // A service that never served: stop the others rather than leave them running past the test.
+    await Promise.all(services.map((proc) => proc.stop(5_000)));
+    throw err;
+  }
   const ingestLog = join(dir, `ingest-${run}.log`);
   const ingestPort = await freePort();
   return {

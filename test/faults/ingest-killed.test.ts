@@ -102,7 +102,10 @@ describe("ingest SIGKILLed mid-cycle and restarted", () => {
   it(
     "after the next cycle holds exactly the events, odds, catalogue and ticks of an uninterrupted run",
     async () => {
-      runs = await Promise.all([startWritePath(dir, ferret, "steady"), startWritePath(dir, ferret, "killed")]);
+      const started = await Promise.allSettled(["steady", "killed"].map((run) => startWritePath(dir, ferret, run)));
+      runs = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : [])); // stopped in afterAll
+      const failed = started.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
       const [steady, killed] = runs as [WritePath, WritePath];
       const notices: string[] = [];
       steady.startIngest(ingestEnv());

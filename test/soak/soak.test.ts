@@ -22,6 +22,8 @@ interface Answer {
   endMs: number;
   status: number;
   retryAfter: string | null;
+  /** The answer carries rate-limit headers: the limiter counted it (it fails open, unheaded, when Redis is too slow). */
+  enforced: boolean;
   body: string;
 }
 
@@ -97,6 +99,7 @@ it(
         endMs: Date.now(),
         status: res.status,
         retryAfter: res.headers.get("retry-after"),
+        enforced: res.headers.has("x-ratelimit-limit"),
         body,
       });
     };
@@ -178,6 +181,8 @@ it(
       const ok = burst.filter((a) => a.status === 200).length;
       expect(burst.every((a) => a.status === 200 || a.status === 429)).toBe(true);
       const withinSecond = burst.every((a) => Math.floor(a.endMs / 1000) === second);
+      // A request the limiter could not count in time (Redis slow on a loaded machine) passes uncounted, by design.
+      if (burst.some((a) => !a.enforced)) uncertainMinutes.add(minute).add(minute + 1);
       if (burst.some((a) => Math.floor(a.endMs / 60_000) !== minute)) {
         // Some of it may have been counted in the next minute: neither minute's total is known exactly.
         uncertainMinutes.add(minute + 1);
@@ -209,6 +214,8 @@ it(
     }
     // Nearly every burst fell inside its second; each full minute passed exactly 60.
     expect(checked).toBeGreaterThan(bursts.size * 0.8);
+    const liteAnswers = answers.filter((a) => a.key === "lite");
+    expect(liteAnswers.filter((a) => !a.enforced).length).toBeLessThanOrEqual(liteAnswers.length * 0.05);
     const minutes = [...served.minute.keys()]
       .sort((a, b) => a - b)
       .slice(1, -1)
