@@ -1,11 +1,18 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT, SERVICE_NAMES, startStack, type RunningStack } from "@odds/local";
 import type { BareBody } from "./bare-server";
+import {
+  DATASET_INGEST_ENV,
+  datasetFingerprint,
+  FreshnessProbe,
+  ingestCycles,
+  tickDocuments,
+  watchIngestLog,
+} from "./ingest";
 import type { LoadResult, LoadSpec } from "./load-worker";
 
 /**
@@ -38,14 +45,6 @@ export interface CaseRow {
   bare?: LoadResult;
   /** API req/s over the bare server's. */
   ratio?: number;
-}
-
-/** The feed code the dataset comes from: a change there rebuilds the dataset. */
-function feedFingerprint(): string {
-  const hash = createHash("sha256").update(SEED);
-  const dir = join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated");
-  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
-  return hash.digest("hex").slice(0, 12);
 }
 
 let specFile = "";
@@ -102,6 +101,33 @@ async function allEvents(stack: RunningStack): Promise<EventItem[]> {
     cursor = page.nextCursor;
   }
   return found;
+}
+
+/** How big the served world is: events, oddIDs per priced event, bookmakers and prices. */
+function datasetShape(events: EventItem[]) {
+  const priced = events.filter((event) => Object.keys(event.odds ?? {}).length > 0);
+  let oddIDs = 0;
+  let prices = 0;
+  let bookmakers = 0;
+  for (const event of priced) {
+    const books = new Set<string>();
+    for (const side of Object.values(event.odds ?? {})) {
+      oddIDs += 1;
+      for (const bookmakerID of Object.keys(side.byBookmaker ?? {})) {
+        books.add(bookmakerID);
+        prices += 1;
+      }
+    }
+    bookmakers += books.size;
+  }
+  const per = (n: number) => (priced.length === 0 ? 0 : n / priced.length);
+  return {
+    events: events.length,
+    withOdds: priced.length,
+    oddIDsPerPricedEvent: per(oddIDs),
+    bookmakersPerPricedEvent: per(bookmakers),
+    prices,
+  };
 }
 
 /** A distinct instant per cold request: the same answer, a query the cache has never seen. */
@@ -209,22 +235,33 @@ function fmt(n: number | undefined, digits = 0): string {
 }
 
 export async function runApiBench(report: (line: string) => void): Promise<void> {
-  const fingerprint = feedFingerprint();
+  const fingerprint = datasetFingerprint(SEED);
   const dataDir = process.env.BENCH_DATA_DIR ?? join(REPO_ROOT, ".local", "bench", fingerprint);
   mkdirSync(dataDir, { recursive: true });
   specFile = join(dataDir, "load-spec.json");
-  report(`api bench: dataset ${dataDir} (seed ${SEED}; built on first use, reused until the feed code changes)`);
+  report(
+    `api bench: dataset ${dataDir} (seed ${SEED}; built on first use, reused until the feed or history store code changes)`,
+  );
   const startedAt = Date.now();
+  const stopWatching = watchIngestLog(dataDir, startedAt, (line) =>
+    report(`  ingest: ${line} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
+  );
   const stack = await startStack({
     dataDir,
     ports: "free",
     persistRedis: false,
+    // A fresh dataset is written by ingest's backfill and first cycle before it serves.
+    readyTimeoutMs: 45 * 60_000,
     serviceEnv: {
       usage: { PLANS_FILE: join(REPO_ROOT, "test", "bench", "plans.yaml") },
-      ingest: { SIM_SEED: SEED },
+      ingest: { SIM_SEED: SEED, ...DATASET_INGEST_ENV },
     },
     onProgress: (message) => report(`  ${message} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
-  });
+  }).finally(() => stopWatching());
+  const servingAt = Date.now();
+  report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
+  const probe = new FreshnessProbe(stack);
+  probe.start();
   const rows: CaseRow[] = [];
   let bare: { origin: string; child: ChildProcess } | undefined;
   try {
@@ -308,6 +345,23 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
     const paged = historyCase ? await pagedHistory(stack, historyEvent) : undefined;
     if (paged) report(`  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms`);
 
+    probe.stop();
+    const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
+      ...cycle,
+      eventsFreshMs: probe.freshnessMs(cycle),
+    }));
+    for (const cycle of cycles)
+      report(
+        `  ingest ${cycle.cycleID}: ${cycle.events} events, ${cycle.quotes} quotes, wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms, ` +
+          `served by /v2/events/ ${cycle.eventsFreshMs === null ? "(not seen)" : `${cycle.eventsFreshMs} ms`} after its writes`,
+      );
+    const ticks = await tickDocuments(stack);
+    const dataset = datasetShape(await allEvents(stack));
+    report(
+      `  dataset: ${dataset.events} events (${dataset.withOdds} priced), ${dataset.oddIDsPerPricedEvent.toFixed(0)} oddIDs and ` +
+        `${dataset.bookmakersPerPricedEvent.toFixed(1)} bookmakers per priced event, ${dataset.prices} bookmaker prices; ` +
+        `history tick documents: live ${ticks.live}, archive ${ticks.archive}`,
+    );
     const rss = Object.fromEntries([
       ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
       ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
@@ -319,7 +373,9 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
       commit: (await exec("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT })).stdout.trim(),
       machine: { cpus: (await import("node:os")).cpus().length, loadavg: (await import("node:os")).loadavg() },
       durationSeconds: DURATION_S,
-      dataset: { seed: SEED, fingerprint },
+      dataset: { seed: SEED, fingerprint, settings: DATASET_INGEST_ENV, ...dataset, tickDocuments: ticks },
+      stackServingSeconds: (servingAt - startedAt) / 1000,
+      ingestCycles: cycles,
       rows,
       pagedHistory: paged ? { eventID: historyEvent, ...paged } : null,
       peakRssMb: rss,
@@ -336,6 +392,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     report(`results written to ${file}`);
   } finally {
+    probe.stop();
     bare?.child.kill("SIGTERM");
     await stack.stop();
   }

@@ -53,6 +53,8 @@ export interface StackOptions {
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Persist Redis to disk (local stack) or not (tests). */
   persistRedis?: boolean;
+  /** How long a service may take to serve (ingest: its backfill and first cycle); 5 minutes by default. */
+  readyTimeoutMs?: number;
   onProgress?: (message: string) => void;
 }
 
@@ -134,7 +136,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       started.push(proc);
       await waitUntil(name, () => healthCheck(name, ports), {
         // Ingest serves once its backfill is written: minutes on a busy machine, so the bound is generous.
-        timeoutMs: 300_000,
+        timeoutMs: options.readyTimeoutMs ?? 300_000,
         process: proc,
         logFile: logPath(dataDir, name),
       });

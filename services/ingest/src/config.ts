@@ -30,6 +30,10 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   /** Leagues whose simulated source has gone quiet (no write for SIM_QUIET_MINUTES). */
   SIM_QUIET_LEAGUES: csv,
   SIM_QUIET_MINUTES: z.coerce.number().int().positive().default(60),
+  /** How many days ahead the simulated feed lists events (the benchmark dataset lists weeks). */
+  SIM_HORIZON_DAYS: z.coerce.number().positive().max(120).default(7),
+  /** Opens every simulated market at least this many days before kickoff; unset, each opens as books do. */
+  SIM_MARKETS_OPEN_DAYS: z.coerce.number().positive().max(120).optional(),
   /** Backfill starts this many days ago; unset means from 2026-08-14 (capture start). */
   BACKFILL_DAYS: z.coerce.number().int().min(0).optional(),
   /** Bookmakers whose prices are de-vigged into fair odds. */

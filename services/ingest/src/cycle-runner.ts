@@ -27,11 +27,22 @@ export interface CycleObserver {
 
 export interface BatchLimits {
   eventsPerCall: number;
+  /**
+   * Bookmaker prices (main and alternate lines) per events call: a fully priced event is ~0.3 KB a
+   * price, so 40 000 keep a call near 12 MB, well inside gRPC's 64 MB message bound (200 deep events
+   * made one call of 147 MB).
+   */
+  pricesPerCall: number;
   snapshotsPerCall: number;
   quotesPerCall: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshotsPerCall: 2000, quotesPerCall: 30_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  eventsPerCall: 200,
+  pricesPerCall: 40_000,
+  snapshotsPerCall: 2000,
+  quotesPerCall: 30_000,
+};
 
 /**
  * Backfill sends history far fewer, larger calls (~8 MB at most): history looks up the state of
@@ -39,6 +50,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = { eventsPerCall: 200, snapshots
  */
 export const BACKFILL_BATCH_LIMITS: BatchLimits = {
   eventsPerCall: 200,
+  pricesPerCall: 40_000,
   snapshotsPerCall: 25_000,
   quotesPerCall: 120_000,
 };
@@ -213,10 +225,9 @@ export class CycleRunner {
     const flushEvents = async () => {
       if (this.pendingEvents.size === 0 || !this.pendingEventsCycle) return;
       const { cycleID, observedAtMs } = this.pendingEventsCycle;
-      const events = [...this.pendingEvents.values()];
-      const batchCount = Math.ceil(events.length / this.limits.eventsPerCall);
-      for (let i = 0; i < batchCount; i++) {
-        const batch = events.slice(i * this.limits.eventsPerCall, (i + 1) * this.limits.eventsPerCall);
+      const batches = eventBatches([...this.pendingEvents.values()], this.limits);
+      const batchCount = batches.length;
+      for (const [i, batch] of batches.entries()) {
         const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
         if (!(await attempt("events", () => sink.applyEvents(batchID, observedAtMs, batch)))) return;
         for (const event of batch) this.pendingEvents.delete(event.eventID);
@@ -272,4 +283,33 @@ export class CycleRunner {
     close();
     return batches;
   }
+}
+
+/** Bookmaker prices an event carries, main and alternate lines. */
+function pricesOf(event: EventState): number {
+  let prices = 0;
+  for (const side of Object.values(event.odds)) {
+    prices += Object.keys(side.byBookmaker).length;
+    for (const line of Object.values(side.altLines)) prices += Object.keys(line).length;
+  }
+  return prices;
+}
+
+/** Events in calls of at most `eventsPerCall` events and `pricesPerCall` prices (one event alone may pass the latter). */
+export function eventBatches(events: EventState[], limits: BatchLimits): EventState[][] {
+  const batches: EventState[][] = [];
+  let batch: EventState[] = [];
+  let prices = 0;
+  for (const event of events) {
+    const own = pricesOf(event);
+    if (batch.length > 0 && (batch.length >= limits.eventsPerCall || prices + own > limits.pricesPerCall)) {
+      batches.push(batch);
+      batch = [];
+      prices = 0;
+    }
+    batch.push(event);
+    prices += own;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }

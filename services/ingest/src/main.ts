@@ -34,6 +34,8 @@ async function main(): Promise<void> {
       seed: config.SIM_SEED,
       quietLeagues: config.SIM_QUIET_LEAGUES,
       quietSince: new Date(startedAt.getTime() - config.SIM_QUIET_MINUTES * 60_000),
+      horizonDays: config.SIM_HORIZON_DAYS,
+      marketsOpenDays: config.SIM_MARKETS_OPEN_DAYS,
     },
     { ...upstreamWiring(logger), spendLedger: mongo ? new SpendStore(mongo.db) : undefined },
   );

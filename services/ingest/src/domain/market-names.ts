@@ -26,7 +26,15 @@ const STAT_NAMES: Record<string, { short: string; long: string }> = {
   tries: { short: "Tries", long: "Tries" },
   shotsontarget: { short: "SOT", long: "Shots On Target" },
   wickets: { short: "Wkts", long: "Wickets" },
+  marks: { short: "Marks", long: "Marks" },
+  tackles: { short: "Tackles", long: "Tackles" },
+  saves: { short: "Saves", long: "Saves" },
+  cards: { short: "Cards", long: "To Be Carded" },
+  firsttryscorer: { short: "FTS", long: "First Try Scorer" },
 };
+
+/** Player yes/no markets that are not "anytime" ones. */
+const ONE_OFF_STATS = new Set(["firsttryscorer", "cards"]);
 
 const titleCase = (token: string) =>
   token
@@ -50,7 +58,12 @@ export function marketName(
   const period = parts.periodID === "game" ? "" : `${periodName(parts.periodID).long} `;
   const stat = context.sportID === "CRICKET" && parts.statID === "points" ? "Runs" : statName(parts.statID).long;
   if (context.playerName) {
-    const kind = parts.betTypeID === "yn" ? `Anytime ${stat} Yes/No` : `${stat} Over/Under`;
+    const kind =
+      parts.betTypeID !== "yn"
+        ? `${stat} Over/Under`
+        : ONE_OFF_STATS.has(parts.statID)
+          ? `${stat} Yes/No`
+          : `Anytime ${stat} Yes/No`;
     return `${context.playerName} ${period}${kind}`;
   }
   switch (parts.betTypeID) {
@@ -69,6 +82,8 @@ export function marketName(
     case "yn":
       return `${period}${stat}`;
     case "pick":
+      if (context.teamName && context.sportID === "CRICKET" && parts.statID === "points")
+        return `${context.teamName} ${period}Top Batter`;
       return `${period}${stat}`;
     default:
       return `${period}${stat} ${parts.betTypeID.toUpperCase()}`;

@@ -106,6 +106,10 @@ export interface SimulationSettings {
   seed: string;
   quietLeagues: string[];
   quietSince?: Date;
+  /** How far ahead events are listed (days); 7 by default. */
+  horizonDays?: number;
+  /** Open every market at least this long before kickoff (days); unset: each market's own opening. */
+  marketsOpenDays?: number;
 }
 
 /** What the real sources need from the process: their keys, the spend store, and hooks for logs and metrics. */
@@ -146,6 +150,8 @@ export function loadSources(
           lagSeconds: source.lagSeconds,
           quietLeagues: simulation.quietLeagues,
           quietSince: simulation.quietSince,
+          horizonDays: simulation.horizonDays,
+          marketsOpenDays: simulation.marketsOpenDays,
         });
       case "sportsgameodds":
         return new SportsGameOddsSource({

@@ -22,6 +22,11 @@ const GRADED_STATS = new Set([
   "tries",
   "shotsontarget",
   "wickets",
+  "marks",
+  "tackles",
+  "saves",
+  "cards",
+  "firsttryscorer",
 ]);
 
 export interface PricingContext {

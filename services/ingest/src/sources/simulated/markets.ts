@@ -1,14 +1,6 @@
 // The markets a simulated event is priced on and their true probabilities at an instant.
-import type { FixturePlayer } from "./fixtures";
-import {
-  matchStateAt,
-  playerExpectations,
-  playerIDIn,
-  preMatchExpectation,
-  profileOf,
-  type MatchState,
-  type PeriodSpan,
-} from "./match";
+import { matchStateAt, preMatchExpectation, profileOf, type MatchState, type PeriodSpan } from "./match";
+import { playerMarketModels, teamPlayerMarketModels } from "./player-markets";
 import { normalCdf } from "./random";
 import type { ScheduledEvent } from "./schedule";
 
@@ -246,11 +238,12 @@ export function marketModels(seed: string, event: ScheduledEvent, atMs: number, 
   }
   if (live || mainOnly) return models;
 
+  // Every half and quarter (innings for cricket), as Australian books price them.
   const periodsPriced: Record<string, string[]> = {
-    AUSSIE_RULES: ["1H", "1Q"],
-    RUGBY_LEAGUE: ["1H"],
-    SOCCER: ["1H"],
-    CRICKET: ["1I", "1IX6"],
+    AUSSIE_RULES: ["1H", "2H", "1Q", "2Q", "3Q", "4Q"],
+    RUGBY_LEAGUE: ["1H", "2H"],
+    SOCCER: ["1H", "2H"],
+    CRICKET: ["1I", "2I", "1IX6"],
   };
   for (const periodToken of periodsPriced[sport] ?? []) {
     const period = profile.periods.find((p) => p.periodID === periodToken.toLowerCase());
@@ -390,8 +383,9 @@ export function marketModels(seed: string, event: ScheduledEvent, atMs: number, 
     });
   }
   for (const team of [event.home, event.away]) {
-    for (const player of team.players) models.push(...playerModels(seed, event, player));
+    for (const player of team.players) models.push(...playerMarketModels(seed, event, player));
   }
+  models.push(...teamPlayerMarketModels(seed, event));
   return models;
 }
 
@@ -401,52 +395,4 @@ function normalOutlookForInnings(mean: number, sd: number): Outlook {
 
 function poissonTeam(mean: number): Outlook {
   return poissonOutlook(Math.max(0.05, mean), 0, 0, 0);
-}
-
-function playerModels(seed: string, event: ScheduledEvent, player: FixturePlayer): MarketModel[] {
-  const entity = playerIDIn(event.league.leagueID, player);
-  const models: MarketModel[] = [];
-  for (const [stat, mean] of Object.entries(playerExpectations(seed, event, player))) {
-    const key = `${stat.toUpperCase()}|${entity}|GAME`;
-    const common = {
-      stat: stat.toUpperCase(),
-      period: "GAME",
-      group: "player" as const,
-      opensHoursBefore: 36,
-      playerName: player.name,
-    };
-    if (stat === "disposals" || stat === "points") {
-      const sd = stat === "points" ? 20 : 5.5;
-      const line = halfLine(mean);
-      models.push({
-        ...common,
-        key: `${key}|OU`,
-        betType: "OU",
-        mainLine: line,
-        lineStep: stat === "points" ? 5 : 2,
-        sides: (l = line) => total(normalOutlook(0, 1, mean, sd), l, entity),
-      });
-    } else if (stat === "goals" || stat === "tries") {
-      const yes = 1 - Math.exp(-mean);
-      models.push({
-        ...common,
-        key: `${key}|YN`,
-        betType: "YN",
-        sides: () => [
-          { entity, side: "YES", probability: yes },
-          { entity, side: "NO", probability: 1 - yes },
-        ],
-      });
-    } else {
-      const line = mean >= 1.2 ? 1.5 : 0.5;
-      models.push({
-        ...common,
-        key: `${key}|OU`,
-        betType: "OU",
-        mainLine: line,
-        sides: (l = line) => total(poissonTeam(mean), l, entity),
-      });
-    }
-  }
-  return models;
 }

@@ -1,6 +1,7 @@
 // How a simulated match unfolds: team strengths, the latent expectation that prices follow,
 // the period clock, scores and results. Everything is a pure function of (seed, event, time).
-import type { FixturePlayer, PlayerRole } from "./fixtures";
+import type { FixturePlayer } from "./fixtures";
+import { playerResult, settleFirstTryScorer } from "./player-markets";
 import { drift, normal, poisson, unit } from "./random";
 import { teamID, upperToken, type ScheduledEvent } from "./schedule";
 
@@ -308,6 +309,7 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
         record("game", playerID(event, side, player), result);
       }
     }
+    settleFirstTryScorer(seed, event, state.results.game ?? {});
   }
   return state;
 }
@@ -327,33 +329,4 @@ export function playerIDIn(leagueID: string, player: FixturePlayer): string {
     playerIDs.set(key, id);
   }
   return id;
-}
-
-/** Expected value of a player's prop stats, before the game. */
-export function playerExpectations(seed: string, event: ScheduledEvent, player: FixturePlayer): Record<string, number> {
-  const form = 1 + 0.3 * (unit(seed, "player-form", event.league.leagueID, player.name) - 0.5);
-  const byRole: Record<PlayerRole, Record<string, number>> = {
-    midfielder:
-      event.league.sportID === "AUSSIE_RULES" ? { disposals: 27, goals: 0.55 } : { goals: 0.2, shotsontarget: 0.8 },
-    forward:
-      event.league.sportID === "AUSSIE_RULES" ? { disposals: 14, goals: 1.9 } : { goals: 0.42, shotsontarget: 1.3 },
-    back: { tries: 0.5 },
-    keeper: { saves: 3 },
-    batter: { points: 27 },
-    bowler: { wickets: 1.3 },
-  };
-  if (event.league.sportID === "RUGBY_LEAGUE" && player.role === "forward") return { tries: 0.18 * form };
-  return Object.fromEntries(Object.entries(byRole[player.role]).map(([stat, mean]) => [stat, mean * form]));
-}
-
-function playerResult(seed: string, event: ScheduledEvent, player: FixturePlayer): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [stat, mean] of Object.entries(playerExpectations(seed, event, player))) {
-    const key = [seed, "player-result", event.eventID, player.name, stat] as const;
-    out[stat] =
-      stat === "disposals" || stat === "points"
-        ? Math.max(0, Math.round(mean + normal(...key) * (stat === "points" ? 20 : 5.5)))
-        : poisson(mean, ...key);
-  }
-  return out;
 }

@@ -1,5 +1,6 @@
 import { LEAGUES, type FixtureLeague, type FixtureTeam } from "./fixtures";
 import { unit } from "./random";
+import { matchDaySquad } from "./squads";
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -67,8 +68,8 @@ function scheduledEvent(seed: string, league: FixtureLeague, week: number, slotI
   const round = Math.floor(gameIndex / gamesPerRound);
   const pairs = roundPairs(league.teams.length, round);
   const [homeIndex, awayIndex] = pairs[gameIndex % gamesPerRound] ?? [0, 1];
-  const home = league.teams[homeIndex];
-  const away = league.teams[awayIndex];
+  const home = matchDayTeam(league, league.teams[homeIndex]);
+  const away = matchDayTeam(league, league.teams[awayIndex]);
   const slot = league.slots[slotIndex];
   if (!home || !away || !slot) throw new Error(`league ${league.leagueID}: fixture ${gameIndex} is out of range`);
   const startsAtMs = slotStartMs(week, slot);
@@ -90,6 +91,10 @@ function scheduledEvent(seed: string, league: FixtureLeague, week: number, slotI
       ? startsAtMs - (2 + Math.floor(unit(seed, "cancel", eventID) * 20)) * 3_600_000
       : undefined,
   };
+}
+
+function matchDayTeam(league: FixtureLeague, team: FixtureTeam | undefined): FixtureTeam | undefined {
+  return team && matchDaySquad(league, team);
 }
 
 /** Every scheduled event of the league whose published kickoff lies in [fromMs, toMs). */

@@ -1,6 +1,7 @@
 // The simulated upstream source: the local default and the test data. The feed at an instant is a
 // pure function of (seed, instant): restarts, replays and backfill all see the same prices.
 import type { FeedBook, FeedEvent, FeedLeague, FeedQuote, FeedSnapshot, FeedSource } from "../feed-source";
+import { alternateLines } from "./alternate-lines";
 import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } from "./bookmakers";
 import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
 import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
@@ -15,7 +16,8 @@ const SLOT_MS = 2 * MINUTE_MS;
 /** Every bookmaker reprices at least every six hours. */
 const FORCED_MOVE_SLOTS = 180;
 const CARRY_PAST_MS = 48 * HOUR_MS;
-const CARRY_AHEAD_MS = 168 * HOUR_MS;
+const DAY_MS = 24 * HOUR_MS;
+const DEFAULT_HORIZON_DAYS = 7;
 
 /** Which markets a snapshot carries: everything (live capture) or a sparse subset (backfill). */
 export type SnapshotDetail = "full" | "main" | "moneyline";
@@ -31,6 +33,10 @@ export interface SimulatedSourceConfig {
   /** Leagues this source stopped writing at `quietSince`. */
   quietLeagues: string[];
   quietSince?: Date;
+  /** How far ahead events are listed (days); 7 by default. */
+  horizonDays?: number;
+  /** Open every market at least this long before kickoff (days): the benchmark's full-depth world. */
+  marketsOpenDays?: number;
 }
 
 const SPORT_PATHS: Record<string, string> = {
@@ -40,17 +46,19 @@ const SPORT_PATHS: Record<string, string> = {
   CRICKET: "cricket",
 };
 
-const ALT_LINE_STEP: Record<string, number> = { AUSSIE_RULES: 6, RUGBY_LEAGUE: 2, SOCCER: 1, CRICKET: 10 };
-
 export class SimulatedSource implements FeedSource {
   readonly id: string;
   readonly rank: number;
   private readonly books: BookmakerProfile[];
+  private readonly carryAheadMs: number;
+  private readonly opensAtLeastMs: number;
 
   constructor(private readonly config: SimulatedSourceConfig) {
     this.id = config.id;
     this.rank = config.rank;
     this.books = BOOKMAKERS.filter((b) => config.bookmakers.includes(b.bookmakerID));
+    this.carryAheadMs = (config.horizonDays ?? DEFAULT_HORIZON_DAYS) * DAY_MS;
+    this.opensAtLeastMs = (config.marketsOpenDays ?? 0) * DAY_MS;
     const unknown = config.bookmakers.filter((id) => !BOOKMAKERS.some((b) => b.bookmakerID === id));
     if (unknown.length > 0) throw new Error(`source ${config.id}: unknown simulated bookmakers ${unknown.join(", ")}`);
   }
@@ -59,7 +67,7 @@ export class SimulatedSource implements FeedSource {
     const atMs = at.getTime();
     const leagues = LEAGUES.map((league) => {
       const writeMs = this.lastWriteMs(league, atMs);
-      const events = eventsBetween(this.config.seed, league, writeMs - CARRY_PAST_MS, writeMs + CARRY_AHEAD_MS);
+      const events = eventsBetween(this.config.seed, league, writeMs - CARRY_PAST_MS, writeMs + this.carryAheadMs);
       return this.feedLeague(
         league,
         writeMs,
@@ -78,7 +86,7 @@ export class SimulatedSource implements FeedSource {
     const toMs = to.getTime();
     const observations = new Map<number, Array<{ event: ScheduledEvent; detail: SnapshotDetail }>>();
     for (const league of LEAGUES) {
-      for (const event of eventsBetween(this.config.seed, league, from.getTime(), toMs + CARRY_AHEAD_MS)) {
+      for (const event of eventsBetween(this.config.seed, league, from.getTime(), toMs + this.carryAheadMs)) {
         const detail: SnapshotDetail = event.startsAtMs < moneylineBefore.getTime() ? "moneyline" : "main";
         // Old events: opening and closing prices only; recent ones also two late looks (moves and limit changes).
         const instants =
@@ -298,7 +306,10 @@ export class SimulatedSource implements FeedSource {
       event.league.sportID !== "SOCCER"
     )
       return false;
-    const opensAt = event.startsAtMs - (market.opensHoursBefore - book.openLagHours) * HOUR_MS;
+    const opensAt = Math.min(
+      event.startsAtMs - (market.opensHoursBefore - book.openLagHours) * HOUR_MS,
+      event.startsAtMs - this.opensAtLeastMs,
+    );
     if (atMs < opensAt) return false;
     const seed = this.config.seed;
     if (market.playerName) {
@@ -350,14 +361,8 @@ export class SimulatedSource implements FeedSource {
     const shade = shadeable ? (shadeRoll < 0.15 ? -1 : shadeRoll > 0.85 ? 1 : 0) : 0;
     const main = market.mainLine + shade * (market.lineStep ?? 1);
     const lines: Array<{ line?: number; mainLine: boolean }> = [{ line: main, mainLine: true }];
-    const altAllowed = book.altLines && detail === "full" && market.group !== "special" && market.betType !== "ML";
-    if (altAllowed) {
-      const step = market.group === "player" ? (market.lineStep ?? 1) * 2 : (ALT_LINE_STEP[event.league.sportID] ?? 1);
-      for (const offset of [-2, -1, 1, 2]) {
-        const line = main + offset * step;
-        if (market.betType === "OU" && line <= 0) continue;
-        lines.push({ line, mainLine: false });
-      }
+    if (book.altLines && detail === "full") {
+      for (const line of alternateLines(market, event.league.sportID, main)) lines.push({ line, mainLine: false });
     }
     return lines;
   }
@@ -414,15 +419,22 @@ export class SimulatedSource implements FeedSource {
  * sides sum to the overround. Longshots carry relatively more margin than favourites, as on real books.
  */
 export function withMargin(probabilities: number[], overround: number): number[] {
-  let low = 0.2;
-  let high = 1;
-  for (let i = 0; i < 30; i++) {
-    const exponent = (low + high) / 2;
-    const total = probabilities.reduce((sum, p) => sum + p ** exponent, 0);
-    if (total > overround) low = exponent;
-    else high = exponent;
+  // Newton on f(e) = sum p^e - overround: convex and decreasing in e, so from e = 1 it lands left
+  // of the root once and then climbs to it in a few steps (bisection took 30 passes a market).
+  let exponent = 1;
+  for (let i = 0; i < 20; i++) {
+    let total = 0;
+    let slope = 0;
+    for (const p of probabilities) {
+      const term = p ** exponent;
+      total += term;
+      slope += term * Math.log(p);
+    }
+    const excess = total - overround;
+    if (Math.abs(excess) < 1e-12 || slope === 0) break;
+    exponent = Math.min(1, Math.max(0.2, exponent - excess / slope));
   }
-  return probabilities.map((p) => p ** ((low + high) / 2));
+  return probabilities.map((p) => p ** exponent);
 }
 
 /** The one market a sparse backfill keeps: the 3-way result for soccer, the moneyline elsewhere. */

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { logPath, REPO_ROOT, type RunningStack } from "@odds/local";
+import { MongoClient } from "mongodb";
+
+/**
+ * The benchmark dataset and ingest at full scale: which code and settings the dataset is built
+ * from, the cycles ingest ran during the benchmark (wall and CPU time, from its log), how soon a
+ * cycle's new prices are served, and how many history tick documents both tiers hold.
+ */
+
+/** The simulated world of the benchmark: ≥ 600 current events, every market open. */
+export const DATASET_INGEST_ENV = {
+  SIM_HORIZON_DAYS: process.env.BENCH_HORIZON_DAYS ?? "88",
+  SIM_MARKETS_OPEN_DAYS: process.env.BENCH_MARKETS_OPEN_DAYS ?? "90",
+};
+
+/** Source files of a folder, tests left out, in a stable order. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+    });
+}
+
+/**
+ * The dataset is rebuilt when the simulated feed, the history store (its write module decides the
+ * stored layout) or the dataset's settings change; otherwise the folder is reused.
+ */
+export function datasetFingerprint(seed: string): string {
+  const hash = createHash("sha256").update(seed).update(JSON.stringify(DATASET_INGEST_ENV));
+  for (const dir of [
+    join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated"),
+    join(REPO_ROOT, "services", "history", "src"),
+  ]) {
+    for (const file of sourceFiles(dir)) hash.update(file.slice(REPO_ROOT.length)).update(readFileSync(file));
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+/**
+ * Progress while the stack starts: every 10 s, what ingest last logged since `sinceMs` (backfill
+ * steps, the first cycle). Returns the function that stops watching.
+ */
+export function watchIngestLog(dataDir: string, sinceMs: number, report: (line: string) => void): () => void {
+  let last = "";
+  const timer = setInterval(() => {
+    const file = logPath(dataDir, "ingest");
+    if (!existsSync(file)) return;
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    for (let i = lines.length - 1; i >= 0; i--) {
+      try {
+        const entry = JSON.parse(lines[i]!) as { time?: string; msg?: string };
+        if (Date.parse(String(entry.time)) < sinceMs) return;
+        const text = `${entry.msg ?? ""} ${lines[i]!.length > 300 ? "" : lines[i]!}`.trim();
+        if (text !== last) report((last = text).slice(0, 300));
+        return;
+      } catch {
+        // Not a JSON line (a stack trace): look further up.
+      }
+    }
+  }, 10_000);
+  return () => clearInterval(timer);
+}
+
+export interface IngestCycle {
+  cycleID: string;
+  /** When the cycle's writes finished (the log line's time). */
+  doneAt: string;
+  events: number;
+  quotes: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** The cycles ingest logged as done since `sinceMs`. */
+export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
+  const file = logPath(dataDir, "ingest");
+  if (!existsSync(file)) return [];
+  const cycles: IngestCycle[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.includes('"cycle done"')) continue;
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (Date.parse(String(entry.time)) < sinceMs || typeof entry.wallMs !== "number") continue;
+      cycles.push({
+        cycleID: String(entry.cycleID),
+        doneAt: String(entry.time),
+        events: Number(entry.events),
+        quotes: Number(entry.quotes),
+        wallMs: entry.wallMs,
+        cpuMs: Number(entry.cpuMs),
+      });
+    } catch {
+      // A line cut short by a log rotation or a crash is not a cycle.
+    }
+  }
+  return cycles;
+}
+
+/**
+ * Watches what /v2/events/ serves: every `intervalMs` it reads the league's latest write instant
+ * (info.lastUpdatedAt), so a cycle's freshness is the first poll showing that cycle, less the
+ * time its writes finished.
+ */
+export class FreshnessProbe {
+  /** Write instant (ms) -> when the probe first saw it served. */
+  private readonly seen = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = false;
+
+  constructor(
+    private readonly stack: RunningStack,
+    private readonly intervalMs = 100,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.poll(), this.intervalMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.inFlight) return;
+    this.inFlight = true;
+    try {
+      const res = await fetch(`${this.stack.baseUrl}/events/?leagueID=AFL&limit=1&oddID=points-home-game-ml-home`, {
+        headers: { "x-api-key": this.stack.apiKeys.internal },
+        signal: AbortSignal.timeout(5000),
+      });
+      const body = (await res.json()) as { data?: Array<{ info?: { lastUpdatedAt?: string } }> };
+      const at = body.data?.[0]?.info?.lastUpdatedAt;
+      const instantMs = at ? Date.parse(at) : NaN;
+      if (!Number.isNaN(instantMs) && !this.seen.has(instantMs)) this.seen.set(instantMs, Date.now());
+    } catch {
+      // A slow answer under load is the next poll's business.
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** Milliseconds from the cycle's writes finishing to /v2/events/ serving it; null if never seen. */
+  freshnessMs(cycle: IngestCycle): number | null {
+    const instant = cycle.cycleID.replace(/^cycle-/, "").replace(/#.*$/, "");
+    const servedAt = this.seen.get(Date.parse(instant));
+    return servedAt === undefined ? null : servedAt - Date.parse(cycle.doneAt);
+  }
+}
+
+/** Documents in the history tick collections of both tiers (a tick, or a bucket of ticks). */
+export async function tickDocuments(stack: RunningStack): Promise<{ live: number; archive: number }> {
+  const count = async (url: string, db: string) => {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
+    try {
+      await client.connect();
+      const database = client.db(db);
+      let total = 0;
+      for (const { name } of await database.listCollections({}, { nameOnly: true }).toArray()) {
+        if (name.startsWith("ticks")) total += await database.collection(name).estimatedDocumentCount();
+      }
+      return total;
+    } finally {
+      await client.close();
+    }
+  };
+  const [live, archive] = await Promise.all([
+    count(stack.mongo.url, "history"),
+    count(stack.mongoArchive.url, "history_archive"),
+  ]);
+  return { live, archive };
+}
