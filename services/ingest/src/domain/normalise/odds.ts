@@ -22,6 +22,10 @@ const GRADED_STATS = new Set([
   "tries",
   "shotsontarget",
   "wickets",
+  "games",
+  "method",
+  "rounds",
+  "distance",
 ]);
 
 export interface PricingContext {

@@ -1,4 +1,5 @@
 // The markets a simulated event is priced on and their true probabilities at an instant.
+import { competitorSport } from "./competitors";
 import type { FixturePlayer } from "./fixtures";
 import {
   matchStateAt,
@@ -191,6 +192,8 @@ function overUnderModel(
 export function marketModels(seed: string, event: ScheduledEvent, atMs: number, mainOnly = false): MarketModel[] {
   const state = matchStateAt(seed, event, atMs);
   if (state.phase !== "scheduled" && state.phase !== "delayed" && state.phase !== "live") return [];
+  const competitor = competitorSport(event.league.sportID);
+  if (competitor) return competitor.models(seed, event, atMs, state, mainOnly);
   const live = state.phase === "live";
   const profile = profileOf(event);
   const sport = event.league.sportID;

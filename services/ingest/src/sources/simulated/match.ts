@@ -1,5 +1,6 @@
 // How a simulated match unfolds: team strengths, the latent expectation that prices follow,
 // the period clock, scores and results. Everything is a pure function of (seed, event, time).
+import { competitorSport } from "./competitors";
 import type { FixturePlayer, PlayerRole } from "./fixtures";
 import { drift, normal, poisson, unit } from "./random";
 import { teamID, upperToken, type ScheduledEvent } from "./schedule";
@@ -158,9 +159,14 @@ export function profileOf(event: ScheduledEvent): SportProfile {
   return profile;
 }
 
-export function phaseAt(event: ScheduledEvent, atMs: number): MatchPhase {
+/** Minutes from start to end: fixed per team sport; per event between two competitors. */
+function durationMin(seed: string, event: ScheduledEvent): number {
+  return competitorSport(event.league.sportID)?.durationMin(seed, event) ?? profileOf(event).durationMin;
+}
+
+export function phaseAt(seed: string, event: ScheduledEvent, atMs: number): MatchPhase {
   if (event.cancelledAtMs !== undefined && atMs >= event.cancelledAtMs) return "cancelled";
-  const endMs = event.actualStartMs + profileOf(event).durationMin * MINUTE_MS;
+  const endMs = event.actualStartMs + durationMin(seed, event) * MINUTE_MS;
   if (atMs < event.actualStartMs) {
     return event.delayed && atMs >= event.startsAtMs - 15 * MINUTE_MS ? "delayed" : "scheduled";
   }
@@ -168,8 +174,8 @@ export function phaseAt(event: ScheduledEvent, atMs: number): MatchPhase {
   return atMs < endMs + 60 * MINUTE_MS ? "ended" : "final";
 }
 
-export function endMs(event: ScheduledEvent): number {
-  return event.actualStartMs + profileOf(event).durationMin * MINUTE_MS;
+export function endMs(seed: string, event: ScheduledEvent): number {
+  return event.actualStartMs + durationMin(seed, event) * MINUTE_MS;
 }
 
 /** Final points of one team in one leaf period, fixed from the kickoff expectation. */
@@ -221,12 +227,14 @@ export function battingFirst(seed: string, event: ScheduledEvent): "home" | "awa
 }
 
 export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number): MatchState {
-  const phase = phaseAt(event, atMs);
-  const profile = profileOf(event);
+  const phase = phaseAt(seed, event, atMs);
   const state: MatchState = { phase, periodsStarted: [], periodsEnded: [], elapsedMin: 0, results: {} };
   if (phase === "scheduled" || phase === "delayed" || phase === "cancelled") return state;
-  const elapsedMin = Math.min(profile.durationMin, (atMs - event.actualStartMs) / MINUTE_MS);
+  const elapsedMin = Math.min(durationMin(seed, event), (atMs - event.actualStartMs) / MINUTE_MS);
   state.elapsedMin = elapsedMin;
+  const competitor = competitorSport(event.league.sportID);
+  if (competitor) return competitor.stateAt(seed, event, state);
+  const profile = profileOf(event);
 
   const cricketFirst = event.league.sportID === "CRICKET" ? battingFirst(seed, event) : undefined;
   const totals = { home: 0, away: 0 };

@@ -1,6 +1,7 @@
 // The simulated upstream source: the local default and the test data. The feed at an instant is a
 // pure function of (seed, instant): restarts, replays and backfill all see the same prices.
 import type { FeedBook, FeedEvent, FeedLeague, FeedQuote, FeedSnapshot, FeedSource } from "../feed-source";
+import { COMPETITOR_SPORTS } from "./competitors";
 import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } from "./bookmakers";
 import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
 import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
@@ -38,9 +39,16 @@ const SPORT_PATHS: Record<string, string> = {
   RUGBY_LEAGUE: "rugby-league",
   SOCCER: "soccer",
   CRICKET: "cricket",
+  ...Object.fromEntries(COMPETITOR_SPORTS.map((s) => [s.sport.sportID, s.urlPath])),
 };
 
-const ALT_LINE_STEP: Record<string, number> = { AUSSIE_RULES: 6, RUGBY_LEAGUE: 2, SOCCER: 1, CRICKET: 10 };
+const ALT_LINE_STEP: Record<string, number> = {
+  AUSSIE_RULES: 6,
+  RUGBY_LEAGUE: 2,
+  SOCCER: 1,
+  CRICKET: 10,
+  ...Object.fromEntries(COMPETITOR_SPORTS.map((s) => [s.sport.sportID, s.altLineStep])),
+};
 
 export class SimulatedSource implements FeedSource {
   readonly id: string;
@@ -83,12 +91,16 @@ export class SimulatedSource implements FeedSource {
         // Old events: opening and closing prices only; recent ones also two late looks (moves and limit changes).
         const instants =
           detail === "moneyline"
-            ? [event.startsAtMs - 96 * HOUR_MS, event.startsAtMs - 3 * MINUTE_MS, endMs(event) + 5 * MINUTE_MS]
+            ? [
+                event.startsAtMs - 96 * HOUR_MS,
+                event.startsAtMs - 3 * MINUTE_MS,
+                endMs(this.config.seed, event) + 5 * MINUTE_MS,
+              ]
             : [
                 event.startsAtMs - 96 * HOUR_MS,
                 event.startsAtMs - 12 * MINUTE_MS,
                 event.startsAtMs - 3 * MINUTE_MS,
-                endMs(event) + 5 * MINUTE_MS,
+                endMs(this.config.seed, event) + 5 * MINUTE_MS,
               ];
         for (const instant of instants) {
           if (instant < from.getTime() || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
