@@ -219,6 +219,44 @@ export interface MatchState {
   awayScore?: number;
   /** period -> HOME/AWAY/playerID -> stat -> value, for periods that have ended or started. */
   results: Record<string, Record<string, Record<string, number>>>;
+  /** When the final result was corrected, once it has been. */
+  resultsCorrectedAtMs?: number;
+}
+
+/** A final score corrected after the event (a goal awarded on review, a scorer's error). */
+interface ResultCorrection {
+  atMs: number;
+  side: "home" | "away";
+  /** Points added in the last scoring period, and the stat that scored them. */
+  points: number;
+  stat?: string;
+}
+
+/** Share of finished team-sport events whose final score is corrected, and when (after the result is final). */
+const CORRECTION_SHARE = 0.08;
+const CORRECTION_AFTER_END_MIN = 90;
+const CORRECTION_POINTS: Record<string, { points: number; stat?: string }> = {
+  AUSSIE_RULES: { points: 1, stat: "behinds" },
+  RUGBY_LEAGUE: { points: 2 },
+  SOCCER: { points: 1 },
+  CRICKET: { points: 4 },
+};
+
+/** The correction of this event's final score, deterministic per seed; undefined for most events. */
+export function correctionOf(seed: string, event: ScheduledEvent): ResultCorrection | undefined {
+  const scoring = CORRECTION_POINTS[event.league.sportID];
+  if (!scoring || event.cancelledAtMs !== undefined || unit(seed, "correction", event.eventID) >= CORRECTION_SHARE)
+    return undefined;
+  // Cricket: the side that batted in the last innings, the only one that scored in it.
+  const side =
+    event.league.sportID === "CRICKET"
+      ? battingFirst(seed, event) === "home"
+        ? "away"
+        : "home"
+      : unit(seed, "correction-side", event.eventID) < 0.5
+        ? "home"
+        : "away";
+  return { atMs: endMs(seed, event) + CORRECTION_AFTER_END_MIN * MINUTE_MS, side, ...scoring };
 }
 
 /** Cricket: who bats in which innings (the home side bats first when the toss says so). */
@@ -237,6 +275,9 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
   const profile = profileOf(event);
 
   const cricketFirst = event.league.sportID === "CRICKET" ? battingFirst(seed, event) : undefined;
+  const correction = correctionOf(seed, event);
+  const corrected = correction !== undefined && atMs >= correction.atMs ? correction : undefined;
+  const lastLeaf = profile.periods.filter((p) => p.leaf).at(-1)?.periodID;
   const totals = { home: 0, away: 0 };
   const periodScores: Record<string, { home: LeafScore; away: LeafScore }> = {};
   for (const period of profile.periods.filter((p) => p.leaf)) {
@@ -248,6 +289,10 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
         if (side !== innings) return { points: 0, wickets: 0 };
       }
       const full = leafPoints(seed, event, side, period);
+      if (corrected?.side === side && period.periodID === lastLeaf) {
+        full.points += corrected.points;
+        if (corrected.stat) full[corrected.stat] = (full[corrected.stat] ?? 0) + 1;
+      }
       return Object.fromEntries(
         Object.entries(full).map(([stat, value]) => [stat, Math.floor(value * progress)]),
       ) as LeafScore;
@@ -268,6 +313,7 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
   if (phase === "live") state.currentPeriodID = state.periodsStarted.filter((id) => periodScores[id]).at(-1);
   state.homeScore = totals.home;
   state.awayScore = totals.away;
+  if (corrected) state.resultsCorrectedAtMs = corrected.atMs;
 
   const record = (periodID: string, entity: string, stats: Record<string, number>) => {
     state.results[periodID] ??= {};

@@ -211,6 +211,7 @@ export class SimulatedSource implements FeedSource {
       results: Object.fromEntries(
         Object.entries(state.results).map(([period, entities]) => [period.toUpperCase(), entities]),
       ),
+      ...(state.resultsCorrectedAtMs !== undefined ? { resultsCorrectedAt: new Date(state.resultsCorrectedAtMs) } : {}),
       books,
     };
   }
