@@ -75,7 +75,7 @@ function fightMinutes(fight: Fight): number {
 const models: CompetitorSport["models"] = (seed, event, atMs, state, mainOnly) => {
   const p = unitWinProbability(seed, event, atMs, FIGHT_SCALE);
   const markets: MarketModel[] = [winnerModel(p, 168)];
-  if (state.phase === "live" || mainOnly) return markets;
+  if (state.phase === "live") return markets;
   const scheduled = scheduledRounds(event);
   const shape = fightShape(scheduled);
   const finish = 1 - shape.decision;
@@ -89,22 +89,25 @@ const models: CompetitorSport["models"] = (seed, event, atMs, state, mainOnly) =
   const over = (l: number) =>
     (l < scheduled ? shape.decision : 0) +
     finish * shape.finishRounds.reduce((sum, w, i) => sum + w * Math.min(1, Math.max(0, i + 1 - l)), 0);
-  const common = { period: "GAME", group: "special" as const, opensHoursBefore: 72 };
+  const common = { period: "GAME", group: "special" as const, opensHoursBefore: 144 };
+  // Method of victory is a headline market of MMA: priced wherever the fight winner is (it has no lines).
+  markets.push({
+    ...common,
+    group: "main",
+    key: "METHOD|ALL|GAME|PICK",
+    stat: "METHOD",
+    betType: "PICK",
+    sides: () =>
+      (["HOME", "AWAY"] as const).flatMap((side) =>
+        methods.map(([method, share]) => ({
+          entity: "ALL",
+          side: `${side}_${method.toUpperCase()}`,
+          probability: (side === "HOME" ? p : 1 - p) * share,
+        })),
+      ),
+  });
+  if (mainOnly) return markets;
   markets.push(
-    {
-      ...common,
-      key: "METHOD|ALL|GAME|PICK",
-      stat: "METHOD",
-      betType: "PICK",
-      sides: () =>
-        (["HOME", "AWAY"] as const).flatMap((side) =>
-          methods.map(([method, share]) => ({
-            entity: "ALL",
-            side: `${side}_${method.toUpperCase()}`,
-            probability: (side === "HOME" ? p : 1 - p) * share,
-          })),
-        ),
-    },
     {
       ...common,
       key: "ROUNDS|ALL|GAME|OU",

@@ -67,7 +67,7 @@ function setBetting(p: number): SideProbability[] {
   ];
 }
 
-const models: CompetitorSport["models"] = (seed, event, atMs, state, mainOnly) => {
+const models: CompetitorSport["models"] = (seed, event, atMs, state) => {
   const p = unitWinProbability(seed, event, atMs, SET_SCALE);
   const live = state.phase === "live";
   const setsWon = (side: "HOME" | "AWAY") => state.results.game?.[side]?.points ?? 0;
@@ -117,13 +117,13 @@ const models: CompetitorSport["models"] = (seed, event, atMs, state, mainOnly) =
       },
     },
   );
-  if (mainOnly) return markets;
+  // Set betting is a headline market of tennis: priced wherever the main markets are (it has no lines).
   markets.push({
     key: "POINTS|ALL|GAME|CS",
     stat: "POINTS",
     period: "GAME",
     betType: "CS",
-    group: "special",
+    group: "main",
     opensHoursBefore: 72,
     sides: () => outcomes,
   });
