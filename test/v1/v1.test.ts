@@ -108,9 +108,37 @@ describe("v1 preview on the running stack", () => {
       expect(events.length).toBeGreaterThan(0);
       for (const event of events) {
         expect(v1.v1Event.parse(event)).toEqual(event);
-        expect(event.participants.map((p: any) => p.role)).toEqual(["home", "away"]);
+        expect(event.participants.map((p: any) => p.role)).toEqual(
+          ["TENNIS", "MMA"].includes(event.sport_id) ? ["competitor_1", "competitor_2"] : ["home", "away"],
+        );
       }
     });
+
+    it.each([
+      ["TENNIS", "ATP", ["ml", "cs", "sp", "ou"]],
+      ["MMA", "UFC", ["ml", "pick", "ou", "yn"]],
+    ])(
+      "%s events have competitor_1 and competitor_2 on /events and /odds, priced on their own markets",
+      async (sport, league, betTypes) => {
+        const listed = await getV1(`/events?sport_id=${sport}&status=scheduled&limit=20`, { tier: "internal" });
+        expectItems(listed, v1.v1Event);
+        expect(listed.body.data.length).toBeGreaterThan(0);
+        for (const event of listed.body.data) {
+          expect(event.league_id).toBe(league);
+          expect(event.participants.map((p: any) => p.role)).toEqual(["competitor_1", "competitor_2"]);
+        }
+        const odds = await getV1(`/odds?sport_id=${sport}&status=scheduled&limit=20`, { tier: "internal" });
+        expectItems(odds, v1.v1EventOdds);
+        const priced = new Set(odds.body.data.flatMap((o: any) => o.markets.map((m: any) => m.bet_type)));
+        // The winner opens first (a week out); the other markets a few days before.
+        expect(priced.has("ml")).toBe(true);
+        for (const betType of priced) expect(betTypes).toContain(betType);
+        // v2 serves the same events, their competitors as the home and away teams.
+        const v2 = await getV2(`/events/?leagueID=${league}&limit=5`, { tier: "internal" });
+        expect(v2.status).toBe(200);
+        for (const event of v2.body.data) expect(Object.keys(event.teams)).toEqual(["home", "away"]);
+      },
+    );
 
     it("/events/{event_id} and /events/lookup by id and by the bookmakers' own ids find the same event", async () => {
       const event = events.find((candidate) => Object.keys(candidate.external_ids).length > 0);
@@ -191,6 +219,10 @@ describe("v1 preview on the running stack", () => {
       }
       // Every market of a finalized event settles on a period that has ended: nothing is left pending.
       for (const result of items) expect([result.final, result.pending_markets]).toEqual([true, 0]);
+      // Backfilled events too carry the markets they were priced on (but one kicking off as the backfill window opened).
+      const windowOpened = Date.now() - 34 * 86_400_000;
+      for (const result of items.filter((r) => Date.parse(r.starts_at) > windowOpened))
+        expect([result.event_id, result.markets.length > 0]).toEqual([result.event_id, true]);
       // A moneyline of a finished match has exactly one winner unless it was level (both void).
       for (const result of items) {
         const moneyline = result.markets.find((market: any) => market.bet_type === "ml" && market.period_id === "game");
@@ -199,6 +231,55 @@ describe("v1 preview on the running stack", () => {
         const voided = moneyline.outcomes.filter((outcome: any) => outcome.verdict === "void").length;
         expect(won === 1 || voided === moneyline.outcomes.length).toBe(true);
       }
+    });
+
+    it.each([
+      ["TENNIS", "cs"],
+      ["MMA", "pick"],
+    ])(
+      "%s results name competitor_1 and competitor_2 and settle each market with one winner",
+      async (sport, betType) => {
+        // The last week: the backfill priced its events' headline markets (older ones: the winner only).
+        const since = new Date(Date.now() - 6 * 86_400_000).toISOString();
+        const res = await getV1(`/results?sport_id=${sport}&status=finalized&starts_after=${since}&limit=30`, {
+          tier: "internal",
+        });
+        expectItems(res, v1.v1Result);
+        expect(res.body.data.length).toBeGreaterThan(0);
+        let graded = 0;
+        for (const result of res.body.data) {
+          expect(result.scores.map((s: any) => s.role)).toEqual(["competitor_1", "competitor_2"]);
+          const market = result.markets.find((m: any) => m.bet_type === betType);
+          if (!market) continue;
+          graded++;
+          const verdicts = market.outcomes.map((o: any) => o.verdict);
+          // Set betting has exactly one right score; method of victory one, unless a draw voided it.
+          expect(
+            verdicts.filter((v: string) => v === "won").length === 1 || verdicts.every((v: string) => v === "void"),
+          ).toBe(true);
+        }
+        expect(graded).toBeGreaterThan(0);
+      },
+    );
+
+    it("a corrected result shows when and what the correction changed; its verdicts agree with the correction", async () => {
+      const { items } = await readAll("/results?status=finalized&limit=100");
+      const corrected = items.filter((result) => result.corrected_at !== null);
+      expect(corrected.length).toBeGreaterThan(0);
+      for (const result of corrected) {
+        const last = result.corrections.at(-1);
+        expect(result.corrected_at).toBe(last.corrected_at);
+        expect(last.scores_before).not.toEqual(last.scores);
+        const verdicts = new Map(
+          result.markets.flatMap((m: any) => m.outcomes.map((o: any) => [o.outcome_id, o.verdict])),
+        );
+        for (const change of last.outcomes) {
+          expect(change.verdict).not.toBe(change.previous_verdict);
+          expect(verdicts.get(change.outcome_id)).toBe(change.verdict);
+        }
+      }
+      const uncorrected = items.filter((result) => result.corrected_at === null);
+      for (const result of uncorrected) expect(result.corrections).toEqual([]);
     });
 
     it("/results lists only events that have started; a scheduled event is not there", async () => {

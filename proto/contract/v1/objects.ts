@@ -217,8 +217,32 @@ export const v1MarketResult = z.object({
   bet_type: z.string(),
   player_id: playerId.nullable(),
   settled: z.boolean(),
+  settled_at: time
+    .nullable()
+    .meta({ description: "when the market was settled (or re-settled by a correction); null while pending" }),
   outcomes: z.array(v1OutcomeResult),
 });
+
+const v1Scores = z.array(z.object({ role: z.enum(V1_ROLES), team_id: z.string(), score: z.number().nullable() }));
+
+/** A correction of an event's results after markets were settled on them, and what it changed. */
+export const v1ResultCorrection = z
+  .object({
+    corrected_at: time.meta({ description: "when the source corrected the results" }),
+    scores_before: v1Scores,
+    scores: v1Scores,
+    outcomes: z
+      .array(
+        z.object({
+          market_id: marketId,
+          outcome_id: outcomeId,
+          previous_verdict: z.enum(V1_VERDICTS),
+          verdict: z.enum(V1_VERDICTS),
+        }),
+      )
+      .meta({ description: "settled outcomes whose verdict (or dead-heat or void share) the correction changed" }),
+  })
+  .meta({ id: "ResultCorrection" });
 
 /** One event's result: scores, and a verdict for every outcome of every market it was priced on. */
 export const v1Result = z
@@ -228,9 +252,15 @@ export const v1Result = z
     starts_at: time,
     status: z.enum(V1_EVENT_STATUSES),
     final: z.boolean().meta({ description: "the result is finalized" }),
-    scores: z.array(z.object({ role: z.enum(V1_ROLES), team_id: z.string(), score: z.number().nullable() })),
+    scores: v1Scores,
     periods_ended: z.array(z.string()),
     pending_markets: z.number().int().meta({ description: "markets not settled yet (their period has not ended)" }),
+    corrected_at: time
+      .nullable()
+      .meta({ description: "the latest correction of results already settled on; null when never corrected" }),
+    corrections: z
+      .array(v1ResultCorrection)
+      .meta({ description: "oldest first; a settled verdict changes only through one of these" }),
     markets: z.array(v1MarketResult),
   })
   .meta({ id: "Result" });

@@ -5,7 +5,8 @@ import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
-import { renderEvent } from "./render";
+import { settle } from "./grading/settlement";
+import { renderEvent, renderOdds, type ContractOdds } from "./render";
 import { mergeMarketBook } from "./v1-render";
 import type { EventStore, StoredEvent } from "./store";
 
@@ -65,12 +66,25 @@ export class ReadModelSync {
         const changed: StoredEvent[] = [];
         for (const event of latest.values()) {
           const rendered = renderForStore(withSourceWriteTime(event, cycle.observedAtMs));
-          if (this.model.contentHash(event.eventId) !== rendered.contentHash) {
+          // A correction mark alone is a change: the results it marks may equal those last rendered.
+          const newCorrection =
+            event.resultsCorrectedAtMs > (this.model.settlement(event.eventId)?.resultsCorrectedAtMs ?? 0);
+          if (this.model.contentHash(event.eventId) !== rendered.contentHash || newCorrection) {
             // Markets closed at the end of an event stay in its market book, so its result can be graded.
-            changed.push({
-              ...rendered,
-              marketBook: mergeMarketBook(this.model.marketBook(event.eventId), rendered.contract),
-            });
+            const marketBook = mergeMarketBook(
+              this.model.marketBook(event.eventId),
+              rendered.contract,
+              closedSidesOf(event),
+            );
+            // Settled once; re-settled only on results the source marked corrected since.
+            const settlement = settle(
+              this.model.settlement(event.eventId),
+              rendered.contract,
+              marketBook,
+              event.resultsCorrectedAtMs,
+              cycle.observedAtMs,
+            );
+            changed.push({ ...rendered, marketBook, settlement });
           }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
@@ -127,8 +141,8 @@ export class ReadModelSync {
 /** Builds the served renderings, yielding between events so reads keep flowing. */
 async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
-  for (const { contract, contentHash, json, marketBook } of changed) {
-    prepared.push(new PreparedEvent(contract, contentHash, json, marketBook));
+  for (const { contract, contentHash, json, marketBook, settlement } of changed) {
+    prepared.push(new PreparedEvent(contract, contentHash, json, marketBook, settlement));
     await yieldToReads();
   }
   return prepared;
@@ -138,4 +152,9 @@ async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]
 function withSourceWriteTime(event: events.Event, observedAtMs: number): events.Event {
   if (event.info && event.info.lastUpdatedAtMs > 0) return event;
   return { ...event, info: { ...events.EventInfo.create(), ...event.info, lastUpdatedAtMs: observedAtMs } };
+}
+
+/** Sides the event was priced on whose quotes had closed before ingest first wrote it (a backfilled event). */
+function closedSidesOf(event: events.Event): Record<string, ContractOdds> {
+  return Object.fromEntries(Object.entries(event.closedOdds).map(([oddID, odds]) => [oddID, renderOdds(odds, oddID)]));
 }

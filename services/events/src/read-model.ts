@@ -21,6 +21,7 @@ import {
   shapeFor,
   type PlanScope,
 } from "./query";
+import { settle, type SettlementBook } from "./grading/settlement";
 import type { ContractEvent, ContractOdds } from "./render";
 import {
   externalIDsOf,
@@ -91,14 +92,19 @@ export class PreparedEvent {
 
   /** Every side the event has been priced on, as last seen: what its result is graded on. */
   readonly marketBook: Readonly<Record<string, ContractOdds>>;
+  /** The verdicts as settled (documents from before settlements were stored: settled now, from their results). */
+  readonly settlement: SettlementBook;
 
   constructor(
     contract: ContractEvent,
     readonly contentHash: string,
     json?: string | Buffer,
     marketBook?: Readonly<Record<string, ContractOdds>>,
+    settlement?: SettlementBook,
   ) {
     this.marketBook = marketBook ?? mergeMarketBook(undefined, contract);
+    this.settlement =
+      settlement ?? settle(undefined, contract, this.marketBook, 0, Date.parse(contract.info.lastUpdatedAt));
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
@@ -141,7 +147,7 @@ export class PreparedEvent {
       view === "event"
         ? v1Json(renderV1Event(contract, nowMs))
         : view === "results"
-          ? v1Json(renderV1Result(contract, this.marketBook))
+          ? v1Json(renderV1Result(contract, this.marketBook, this.settlement))
           : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
     if (key !== undefined && (cached || this.v1Renderings.size < MAX_CACHED_SHAPES))
       this.v1Renderings.set(key, rendering);
@@ -233,6 +239,10 @@ export class EventReadModel {
 
   marketBook(eventID: string): Readonly<Record<string, ContractOdds>> | undefined {
     return this.byID.get(eventID)?.marketBook;
+  }
+
+  settlement(eventID: string): SettlementBook | undefined {
+    return this.byID.get(eventID)?.settlement;
   }
 
   /** Replaces the given events and records the feed state they belong to. */

@@ -3,6 +3,7 @@ import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
+import type { SettlementBook } from "./grading/settlement";
 import type { ContractEvent, ContractOdds } from "./render";
 
 const deflate = promisify(deflateRaw);
@@ -29,6 +30,8 @@ interface EventDocument {
   contract: Binary;
   /** Every side the event has been priced on, as last seen (JSON, raw-deflated): what its result is graded on. */
   marketBook?: Binary;
+  /** The verdicts settled so far and the corrections applied (JSON, raw-deflated): a replay or restart keeps them. */
+  settlement?: Binary;
 }
 
 interface FeedStateDocument {
@@ -43,6 +46,8 @@ export interface StoredEvent {
   contract: ContractEvent;
   /** oddID -> the side as last seen, without prices; absent in documents written before it existed. */
   marketBook?: Record<string, ContractOdds>;
+  /** Verdicts as settled; absent in documents written before settlements were stored. */
+  settlement?: SettlementBook;
   /** JSON.stringify(contract) (or its UTF-8 bytes), when the caller already has it. */
   json?: string | Buffer;
   contentHash: string;
@@ -97,20 +102,20 @@ export class EventStore {
   async loadEventsSince(version: number): Promise<StoredEvent[]> {
     const docs = await this.events
       .find(version === 0 ? {} : { version: { $gt: version } }, {
-        projection: { contentHash: 1, contract: 1, marketBook: 1 },
+        projection: { contentHash: 1, contract: 1, marketBook: 1, settlement: 1 },
       })
       .toArray();
     return Promise.all(
       docs.map(async (doc) => {
         const json = await inflate(doc.contract.buffer);
-        const marketBook = doc.marketBook
-          ? (JSON.parse((await inflate(doc.marketBook.buffer)).toString("utf8")) as Record<string, ContractOdds>)
-          : undefined;
+        const marketBook = await inflated<Record<string, ContractOdds>>(doc.marketBook);
+        const settlement = await inflated<SettlementBook>(doc.settlement);
         return {
           contract: JSON.parse(json.toString("utf8")) as ContractEvent,
           json,
           contentHash: doc.contentHash,
           ...(marketBook ? { marketBook } : {}),
+          ...(settlement ? { settlement } : {}),
         };
       }),
     );
@@ -119,7 +124,7 @@ export class EventStore {
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
       const batch = await Promise.all(
-        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash, marketBook }) => ({
+        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash, marketBook, settlement }) => ({
           replaceOne: {
             filter: { _id: contract.eventID },
             replacement: {
@@ -131,6 +136,7 @@ export class EventStore {
               v1Id: v1.v1Id("event", contract.eventID),
               contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
               ...(marketBook ? { marketBook: new Binary(await deflate(JSON.stringify(marketBook))) } : {}),
+              ...(settlement ? { settlement: new Binary(await deflate(JSON.stringify(settlement))) } : {}),
             },
             upsert: true,
           },
@@ -139,4 +145,8 @@ export class EventStore {
       await this.events.bulkWrite(batch, { ordered: false });
     }
   }
+}
+
+async function inflated<T>(stored: Binary | undefined): Promise<T | undefined> {
+  return stored ? (JSON.parse((await inflate(stored.buffer)).toString("utf8")) as T) : undefined;
 }

@@ -1,6 +1,7 @@
-import { oddId, oddsFormat, staleness, v1 } from "@odds/proto";
-import { gradeMarket, type Settlement } from "./grading/grader";
-import type { ContractBookmakerOdds, ContractEvent, ContractOdds } from "./render";
+import { oddsFormat, staleness, v1 } from "@odds/proto";
+import type { Settlement } from "./grading/grader";
+import { lineOf, marketsOf, settle, type MarketSides, type Scores, type SettlementBook } from "./grading/settlement";
+import { isoTime, type ContractBookmakerOdds, type ContractEvent, type ContractOdds } from "./render";
 
 /**
  * The v1 preview's Event and EventOdds, rendered from the contract Event the read model already
@@ -78,12 +79,6 @@ export function externalIDsOf(event: ContractEvent): Record<string, string> {
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
-}
-
-function lineOf(text: string | null | undefined): number | null {
-  if (text === null || text === undefined || text === "") return null;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : null;
 }
 
 function staleAt(isoTime: string): number {
@@ -168,22 +163,10 @@ function consensusOf(side: ContractOdds, anyOpen: boolean): v1.V1OutcomeOdds["co
   }
 }
 
-interface MarketSides {
-  groupID: string;
-  sides: ContractOdds[];
-}
-
-/** The event's sides grouped by market (every side of one marketGroupID), in oddID order. */
-function marketsOf(event: Pick<ContractEvent, "odds">, marketIDs: ReadonlySet<string> | null): MarketSides[] {
-  const groups = new Map<string, ContractOdds[]>();
-  for (const side of Object.values(event.odds)) {
-    const groupID = oddId.marketGroupID(side);
-    if (marketIDs && !marketIDs.has(v1.v1Id("market", groupID))) continue;
-    const sides = groups.get(groupID) ?? [];
-    sides.push(side);
-    groups.set(groupID, sides);
-  }
-  return [...groups].map(([groupID, sides]) => ({ groupID, sides }));
+/** The event's sides grouped by market, of the given v1 market ids only (null: every market). */
+function marketsIn(event: Pick<ContractEvent, "odds">, marketIDs: ReadonlySet<string> | null): MarketSides[] {
+  const markets = marketsOf(event.odds);
+  return marketIDs ? markets.filter(({ groupID }) => marketIDs.has(v1.v1Id("market", groupID))) : markets;
 }
 
 function marketName(sides: ContractOdds[]): string {
@@ -210,7 +193,7 @@ export function renderV1Odds(
 ): V1Rendered<v1.V1EventOdds> {
   let objects = 1;
   let validUntilMs = Number.POSITIVE_INFINITY;
-  const markets: v1.V1MarketOdds[] = marketsOf(event, marketIDs).map(({ groupID, sides }) => {
+  const markets: v1.V1MarketOdds[] = marketsIn(event, marketIDs).map(({ groupID, sides }) => {
     const first = sides[0] as ContractOdds;
     return {
       market_id: v1.v1Id("market", groupID),
@@ -274,12 +257,6 @@ function byBookmaker(markets: v1.V1MarketOdds[]): v1.V1BookmakerOdds[] {
   return [...blocks.keys()].sort().map((bookmaker) => blocks.get(bookmaker) as v1.V1BookmakerOdds);
 }
 
-/** Whether the period a side settles on has ended. */
-function periodEnded(event: ContractEvent, side: ContractOdds): boolean {
-  if (side.ended || event.status.periods.ended.includes(side.periodID)) return true;
-  return side.periodID === "game" && (event.status.ended || event.status.finalized);
-}
-
 function outcomeResult(
   side: ContractOdds,
   settlement: Settlement | undefined,
@@ -297,17 +274,23 @@ function outcomeResult(
 /**
  * The sides an event has been priced on, as last seen (prices left out): what its result is graded
  * on. Bookmakers close an event's markets when it ends, so the current odds alone would leave a
- * finished event with nothing to grade. Sides seen in `latest` replace those in `previous`.
+ * finished event with nothing to grade. Sides seen in `latest` replace those in `previous`; `closed`
+ * (sides priced before the event was first written) fills gaps.
  */
 export function mergeMarketBook(
   previous: Readonly<Record<string, ContractOdds>> | undefined,
   latest: ContractEvent,
+  closed: Readonly<Record<string, ContractOdds>> = {},
 ): Record<string, ContractOdds> {
-  const book: Record<string, ContractOdds> = { ...previous };
-  for (const [oddID, side] of Object.entries(latest.odds)) {
-    const { altLines: _altLines, ...priced } = side;
-    book[oddID] = { ...priced, byBookmaker: {} };
-  }
+  const withoutPrices = (sides: Readonly<Record<string, ContractOdds>>) =>
+    Object.fromEntries(
+      Object.entries(sides).map(([oddID, { altLines: _altLines, ...priced }]) => [
+        oddID,
+        { ...priced, byBookmaker: {} },
+      ]),
+    );
+  // Sides closed before the event was first written fill gaps only: what was seen later is newer.
+  const book: Record<string, ContractOdds> = { ...withoutPrices(closed), ...previous, ...withoutPrices(latest.odds) };
   return Object.fromEntries(
     Object.keys(book)
       .sort()
@@ -315,46 +298,52 @@ export function mergeMarketBook(
   );
 }
 
+/** Scores with the participants' roles. */
+function scoresWithRoles(event: ContractEvent, scores?: Scores): v1.V1Result["scores"] {
+  return participantsOf(event).map(({ role, team_id, score }, i) => ({
+    role,
+    team_id,
+    score: scores ? (i === 0 ? scores.home : scores.away) : score,
+  }));
+}
+
 /**
- * The event's result: scores and the grader's verdict for every outcome of every market in its
- * market book (`mergeMarketBook`; the current odds when none is given), pending markets counted.
+ * The event's result: scores and the verdict of every outcome of every market in its market book
+ * (`mergeMarketBook`; the current odds when none is given) as settled (`settle`: once, changed only
+ * by a correction the source marked), pending markets counted, and the corrections applied.
  */
 export function renderV1Result(
   event: ContractEvent,
   marketBook: Readonly<Record<string, ContractOdds>> = event.odds,
+  settlement: SettlementBook = settle(undefined, event, marketBook, 0, Date.parse(event.info.lastUpdatedAt)),
 ): V1Rendered<v1.V1Result> {
   let pending = 0;
-  const markets = marketsOf({ odds: marketBook }, null).map(({ groupID, sides }): v1.V1MarketResult => {
+  const markets = marketsOf(marketBook).map(({ groupID, sides }): v1.V1MarketResult => {
     const first = sides[0] as ContractOdds;
-    const graded = gradeMarket(
-      {
-        statID: first.statID,
-        periodID: first.periodID,
-        betTypeID: first.betTypeID,
-        sides: sides.map((side) => ({
-          oddID: side.oddID,
-          statEntityID: side.statEntityID,
-          sideID: side.sideID,
-          line: lineOf(side.bookSpread ?? side.bookOverUnder),
-        })),
-      },
-      event.results,
-      {
-        periodEnded: sides.every((side) => periodEnded(event, side)),
-        cancelled: event.status.cancelled || sides.every((side) => side.cancelled),
-      },
-    );
-    if (!graded) pending++;
+    const settled = settlement.markets[groupID];
+    if (!settled) pending++;
     return {
       market_id: v1.v1Id("market", groupID),
       name: marketName(sides),
       period_id: first.periodID,
       bet_type: first.betTypeID,
       player_id: first.playerID ? v1.v1Id("player", first.playerID) : null,
-      settled: graded !== undefined,
-      outcomes: sides.map((side) => outcomeResult(side, graded?.get(side.oddID))),
+      settled: settled !== undefined,
+      settled_at: settled ? isoTime(settled.settledAtMs) : null,
+      outcomes: sides.map((side) => outcomeResult(side, settled?.outcomes[side.oddID])),
     };
   });
+  const corrections = settlement.corrections.map((correction) => ({
+    corrected_at: isoTime(correction.correctedAtMs),
+    scores_before: scoresWithRoles(event, correction.scoresBefore),
+    scores: scoresWithRoles(event, correction.scores),
+    outcomes: correction.changes.map((change) => ({
+      market_id: v1.v1Id("market", change.marketGroupID),
+      outcome_id: v1.v1Id("outcome", change.oddID),
+      previous_verdict: change.previous.verdict,
+      verdict: change.settlement.verdict,
+    })),
+  }));
   return {
     object: {
       event_id: v1.v1Id("event", event.eventID),
@@ -362,9 +351,11 @@ export function renderV1Result(
       starts_at: event.status.startsAt,
       status: v1StatusOf(event.status),
       final: event.status.finalized,
-      scores: participantsOf(event).map(({ role, team_id, score }) => ({ role, team_id, score })),
+      scores: scoresWithRoles(event),
       periods_ended: event.status.periods.ended,
       pending_markets: pending,
+      corrected_at: corrections.at(-1)?.corrected_at ?? null,
+      corrections,
       markets,
     },
     objects: 1,

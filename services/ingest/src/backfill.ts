@@ -4,9 +4,9 @@
 // catalogue took every write (a process killed before then redoes it on restart: nothing lost).
 import type { Logger } from "@odds/platform";
 import { BACKFILL_BATCH_LIMITS, cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
-import type { BookObservation, CycleContent, EventRef } from "./domain/model";
+import type { BookObservation, CycleContent, EventRef, EventState, SideOdds } from "./domain/model";
 import { normaliseCycle, observeSnapshot, type RankedSnapshot } from "./domain/normalise";
-import type { FeedSource } from "./sources/feed-source";
+import type { FeedEvent, FeedLeague, FeedSource } from "./sources/feed-source";
 
 /** Capture began on 2026-08-14 (the contract's history rule 4). */
 export const CAPTURE_START = new Date("2026-08-14T00:00:00Z");
@@ -27,22 +27,74 @@ export function backfillStart(now: Date, backfillDays: number | undefined): Date
   return backfillDays === undefined ? CAPTURE_START : new Date(now.getTime() - backfillDays * DAY_MS);
 }
 
+export interface BackfillContent extends CycleContent {
+  /** Per event, the sides it was last priced on in the replay (prices included): its market book once it has ended. */
+  pricedSides: Map<string, Record<string, SideOdds>>;
+  /** Per event, its state when the replay first saw it finished: the result as first published. */
+  firstResults: Map<string, EventState>;
+}
+
+/** One event as a source delivered it at one replayed instant. */
+interface ReplayedEvent {
+  source: FeedSource;
+  league: FeedLeague;
+  event: FeedEvent;
+}
+
+/** Normalises replayed events one state per event (their sources ranked as in a cycle). */
+function normaliseReplayed(replayed: Iterable<ReplayedEvent>, fairOddsBookmakers: readonly string[]): EventState[] {
+  const bySource = new Map<FeedSource, Map<string, FeedLeague>>();
+  for (const { source, league, event } of replayed) {
+    const leagues = bySource.get(source) ?? new Map<string, FeedLeague>();
+    bySource.set(source, leagues);
+    const entry = leagues.get(league.leagueID) ?? { ...league, events: [] };
+    leagues.set(league.leagueID, entry);
+    entry.events.push(event);
+  }
+  const snapshots: RankedSnapshot[] = [...bySource].map(([source, leagues]) => ({
+    sourceID: source.id,
+    rank: source.rank,
+    snapshot: { sourceID: source.id, leagues: [...leagues.values()] },
+  }));
+  return normaliseCycle(snapshots, { fairOddsBookmakers }).events;
+}
+
+const FINISHED: ReadonlySet<FeedEvent["state"]> = new Set(["ENDED", "FINAL"]);
+
+/**
+ * Finished events written only in their final state carry the sides they were priced on before
+ * their quotes closed, so the events service keeps them in their market book and grades them.
+ */
+export function withPricedSides(events: EventState[], pricedSides: Map<string, Record<string, SideOdds>>): void {
+  for (const event of events) {
+    const priced = pricedSides.get(event.eventID);
+    if (priced && Object.keys(event.odds).length === 0 && (event.status.ended || event.status.cancelled))
+      event.closedOdds = priced;
+  }
+}
+
 /** Everything the backfill writes, built without writing anything. */
 export async function buildBackfill(
   sources: FeedSource[],
   from: Date,
   now: Date,
   fairOddsBookmakers: readonly string[],
-): Promise<CycleContent> {
+): Promise<BackfillContent> {
   const sparseBefore = new Date(now.getTime() - MAIN_MARKETS_DAYS * DAY_MS);
   const observations: BookObservation[] = [];
   const refs = new Map<string, EventRef>();
+  const lastPriced = new Map<string, ReplayedEvent>();
+  const firstFinished = new Map<string, ReplayedEvent>();
   for (const source of sources) {
     if (!source.replay) continue;
     for (const snapshot of await source.replay(from, now, sparseBefore)) {
       observations.push(...observeSnapshot({ sourceID: source.id, rank: source.rank, snapshot }).observations);
       for (const league of snapshot.leagues) {
         for (const event of league.events) {
+          // Snapshots come oldest first: the last priced state and the first finished one win.
+          const key = `${source.id}|${event.eventID}`;
+          if (event.books.some((book) => book.quotes.length > 0)) lastPriced.set(key, { source, league, event });
+          if (FINISHED.has(event.state) && !firstFinished.has(key)) firstFinished.set(key, { source, league, event });
           refs.set(event.eventID, {
             eventID: event.eventID,
             sportID: league.sportID,
@@ -65,7 +117,17 @@ export async function buildBackfill(
   }
   const results = normaliseCycle(finished, { fairOddsBookmakers });
   for (const ref of results.eventRefs) refs.set(ref.eventID, ref);
+  const pricedSides = new Map(
+    normaliseReplayed(lastPriced.values(), fairOddsBookmakers).map((event) => [event.eventID, event.odds]),
+  );
+  const firstResults = new Map(
+    normaliseReplayed(firstFinished.values(), fairOddsBookmakers).map((event) => [event.eventID, event]),
+  );
+  withPricedSides(results.events, pricedSides);
+  withPricedSides([...firstResults.values()], pricedSides);
   return {
+    pricedSides,
+    firstResults,
     events: results.events,
     eventRefs: [...refs.values()],
     observations,
@@ -99,6 +161,7 @@ export async function runBackfill(
   const content = await buildBackfill(deps.sources, options.from, options.now, deps.fairOddsBookmakers);
   const firstCycle = options.firstCycleAt ? await deps.runner.buildCycle(options.firstCycleAt) : undefined;
   if (firstCycle) {
+    withPricedSides(firstCycle.events, content.pricedSides);
     content.observations.push(...firstCycle.observations);
     const known = new Set(content.eventRefs.map((r) => r.eventID));
     content.eventRefs.push(...firstCycle.eventRefs.filter((r) => !known.has(r.eventID)));
@@ -114,6 +177,7 @@ export async function runBackfill(
     { ...report, from: options.from.toISOString(), buildMs: Date.now() - started },
     "backfill built; writing",
   );
+  await writeFirstResults(deps, options, content, firstCycle?.events ?? []);
   deps.runner.enqueue(`backfill-${cycleIdAt(options.from)}`, options.now.getTime(), content, BACKFILL_BATCH_LIMITS);
   if (firstCycle && options.firstCycleAt) {
     const at = options.firstCycleAt;
@@ -129,4 +193,38 @@ export async function runBackfill(
   }
   logger.info({ ...report, ms: Date.now() - started }, "backfill written");
   return report;
+}
+
+/**
+ * Results the source corrected after first publishing them: the first result is written before
+ * the final state, so the events service settles on it and then applies the correction visibly,
+ * as it would have live. Retried until written (or `signal` aborts), like the rest of the backfill.
+ */
+async function writeFirstResults(
+  deps: { sink: CycleSink; logger: Logger },
+  options: { from: Date; now: Date; retryDelayMs?: number; signal?: AbortSignal },
+  content: BackfillContent,
+  current: EventState[],
+): Promise<void> {
+  const corrected = new Set(
+    [...content.events, ...current].filter((e) => e.resultsCorrectedAtMs > 0).map((e) => e.eventID),
+  );
+  const first = [...content.firstResults.values()].filter(
+    (e) => corrected.has(e.eventID) && e.resultsCorrectedAtMs === 0,
+  );
+  const perCall = BACKFILL_BATCH_LIMITS.eventsPerCall;
+  for (let i = 0; i < first.length; i += perCall) {
+    const cycleID = `backfill-first-results-${cycleIdAt(options.from)}#${i / perCall + 1}`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await deps.sink.applyEvents(cycleID, options.now.getTime(), first.slice(i, i + perCall));
+        break;
+      } catch (err) {
+        if (options.signal?.aborted) throw new Error("backfill aborted before every write landed");
+        deps.logger.warn({ err, attempt }, "backfill first results not written; retrying");
+        await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+      }
+    }
+  }
+  if (first.length > 0) deps.logger.info({ events: first.length }, "backfill wrote first results of corrected events");
 }

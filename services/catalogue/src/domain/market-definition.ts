@@ -34,6 +34,7 @@ const BET_TYPE_NAMES: Record<string, string> = {
   yn: "Yes/No",
   eo: "Even/Odd",
   pick: "Pick",
+  cs: "Correct Score",
 };
 
 const ORDINALS = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th"];
@@ -43,6 +44,7 @@ const PERIOD_UNITS: Record<string, string> = {
   p: "Period",
   i: "Inning",
   s: "Set",
+  r: "Round",
 };
 
 export const parseOddID = oddId.splitOddID;
@@ -72,7 +74,7 @@ export function periodName(periodID: string): string {
   if (periodID === "ot") return "Overtime";
   const firstN = /^1ix(\d)$/.exec(periodID);
   if (firstN) return `First ${firstN[1]} Innings`;
-  const nth = /^(\d)([hqpis])$/.exec(periodID);
+  const nth = /^(\d)([hqpisr])$/.exec(periodID);
   if (nth) return `${ORDINALS[Number(nth[1])]} ${PERIOD_UNITS[nth[2] as string]}`;
   return periodID.toUpperCase();
 }

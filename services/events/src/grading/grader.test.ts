@@ -229,3 +229,124 @@ describe("grader: player props", () => {
     expect(verdicts(gradeMarket(goals, results, ENDED))[`${player}:yes`]).toBe("void");
   });
 });
+
+describe("grader: tennis (competitor_1 is home)", () => {
+  // 6-4 3-6 7-6: competitor 1 wins two sets to one, 16 games to 16.
+  const match: Results = {
+    "1s": { home: { points: 6 }, away: { points: 4 } },
+    "2s": { home: { points: 3 }, away: { points: 6 } },
+    "3s": { home: { points: 7 }, away: { points: 6 } },
+    game: { home: { points: 2, games: 16 }, away: { points: 1, games: 16 } },
+  };
+
+  test("match winner on sets won", () => {
+    const ml = market("points", "ml", [
+      ["home", "home", null],
+      ["away", "away", null],
+    ]);
+    expect(verdicts(gradeMarket(ml, match, ENDED))).toEqual({ "home:home": "won", "away:away": "lost" });
+  });
+
+  test("set betting: exactly the sets score wins", () => {
+    const sets = market("points", "cs", [
+      ["all", "2_0", null],
+      ["all", "2_1", null],
+      ["all", "1_2", null],
+      ["all", "0_2", null],
+    ]);
+    expect(verdicts(gradeMarket(sets, match, ENDED))).toEqual({
+      "all:2_0": "lost",
+      "all:2_1": "won",
+      "all:1_2": "lost",
+      "all:0_2": "lost",
+    });
+    expect(verdicts(gradeMarket(sets, {}, ENDED))).toEqual({
+      "all:2_0": "void",
+      "all:2_1": "void",
+      "all:1_2": "void",
+      "all:0_2": "void",
+    });
+  });
+
+  test("total games: over and under the line on both players' games; on a whole line, void", () => {
+    const total = (line: number) =>
+      market("games", "ou", [
+        ["all", "over", line],
+        ["all", "under", line],
+      ]);
+    expect(verdicts(gradeMarket(total(22.5), match, ENDED))).toEqual({ "all:over": "won", "all:under": "lost" });
+    expect(verdicts(gradeMarket(total(32.5), match, ENDED))).toEqual({ "all:over": "lost", "all:under": "won" });
+    expect(verdicts(gradeMarket(total(32), match, ENDED))).toEqual({ "all:over": "void", "all:under": "void" });
+  });
+
+  test("game handicap: games won plus the line against the other player's games", () => {
+    const handicap = market("games", "sp", [
+      ["home", "home", -1.5],
+      ["away", "away", 1.5],
+    ]);
+    expect(verdicts(gradeMarket(handicap, match, ENDED))).toEqual({ "home:home": "lost", "away:away": "won" });
+    const level = market("games", "sp", [
+      ["home", "home", 0],
+      ["away", "away", 0],
+    ]);
+    expect(verdicts(gradeMarket(level, match, ENDED))).toEqual({ "home:home": "void", "away:away": "void" });
+  });
+});
+
+describe("grader: MMA (competitor_1 is home)", () => {
+  // Competitor 2 by submission 2:30 into round 2.
+  const fight: Results = {
+    game: { home: { points: 0 }, away: { points: 1, submission: 1 }, all: { rounds: 1.5, distance: 0 } },
+  };
+  const draw: Results = {
+    game: { home: { points: 0 }, away: { points: 0 }, all: { rounds: 3, distance: 1 } },
+  };
+  const method = market(
+    "method",
+    "pick",
+    ["home", "away"].flatMap((side) =>
+      ["ko", "submission", "decision"].map((how): [string, string, null] => ["all", `${side}_${how}`, null]),
+    ),
+  );
+
+  test("fight winner; a draw voids it", () => {
+    const ml = market("points", "ml", [
+      ["home", "home", null],
+      ["away", "away", null],
+    ]);
+    expect(verdicts(gradeMarket(ml, fight, ENDED))).toEqual({ "home:home": "lost", "away:away": "won" });
+    expect(verdicts(gradeMarket(ml, draw, ENDED))).toEqual({ "home:home": "void", "away:away": "void" });
+  });
+
+  test("method of victory: only the winner's method wins; a draw voids every outcome", () => {
+    expect(verdicts(gradeMarket(method, fight, ENDED))).toEqual({
+      "all:home_ko": "lost",
+      "all:home_submission": "lost",
+      "all:home_decision": "lost",
+      "all:away_ko": "lost",
+      "all:away_submission": "won",
+      "all:away_decision": "lost",
+    });
+    expect(new Set(Object.values(verdicts(gradeMarket(method, draw, ENDED))))).toEqual(new Set(["void"]));
+  });
+
+  test("total rounds on the fight time: 1.5 rounds is exactly the line, so a 1.5 line is void, 2.5 under", () => {
+    const rounds = (line: number) =>
+      market("rounds", "ou", [
+        ["all", "over", line],
+        ["all", "under", line],
+      ]);
+    expect(verdicts(gradeMarket(rounds(2.5), fight, ENDED))).toEqual({ "all:over": "lost", "all:under": "won" });
+    expect(verdicts(gradeMarket(rounds(1.5), fight, ENDED))).toEqual({ "all:over": "void", "all:under": "void" });
+    expect(verdicts(gradeMarket(rounds(2.5), draw, ENDED))).toEqual({ "all:over": "won", "all:under": "lost" });
+  });
+
+  test("goes the distance: yes only when the fight reached the judges", () => {
+    const distance = market("distance", "yn", [
+      ["all", "yes", null],
+      ["all", "no", null],
+    ]);
+    expect(verdicts(gradeMarket(distance, fight, ENDED))).toEqual({ "all:yes": "lost", "all:no": "won" });
+    expect(verdicts(gradeMarket(distance, draw, ENDED))).toEqual({ "all:yes": "won", "all:no": "lost" });
+  });
+});

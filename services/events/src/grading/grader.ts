@@ -7,6 +7,11 @@
  * the payout is scaled by dead_heat_factor). Quarter lines (-6.25, 45.75) split the stake into
  * two bets on the neighbouring half and whole lines; `void_fraction` is the part of the stake
  * returned, so "won, void_fraction 0.5" is a half win and "lost, void_fraction 0.5" a half loss.
+ *
+ * Between two competitors (tennis, MMA) the feed's home and away are competitor 1 and 2: set
+ * betting is a correct score on sets, total games and game handicaps are totals and spreads on
+ * the stat games, method of victory a pick among home_ko ... away_decision, total rounds a total
+ * on the fight time in rounds, and goes the distance a yes/no.
  */
 
 export type Verdict = "won" | "lost" | "void" | "dead_heat";
@@ -87,7 +92,9 @@ export function gradeMarket(
         return (Math.abs(value) % 2 === 1) === (side.sideID === "odd") ? WON : LOST;
       });
     case "pick":
-      return pick(market, stats);
+      return market.statID === "method" ? methodOfVictory(market, results[market.periodID] ?? {}) : pick(market, stats);
+    case "cs":
+      return correctScore(market, stats);
     default:
       return undefined;
   }
@@ -212,4 +219,37 @@ function inBand(sideID: string, margin: number): boolean {
   const low = Number(match[2]);
   const high = match[3] === undefined ? Number.POSITIVE_INFINITY : Number(match[3]);
   return signed >= low && signed <= high;
+}
+
+const SCORE_SIDE = /^(\d+)_(\d+)$/;
+
+/** Correct score (tennis set betting: 2_1 is two sets to one for competitor 1): exactly one side wins. */
+function correctScore(market: GradedMarket, stats: StatReader): Map<string, Settlement> {
+  const [home, away] = [stats.value("home"), stats.value("away")];
+  if (home === undefined || away === undefined) return allSides(market, VOID);
+  return perSide(market, (side) => {
+    const score = SCORE_SIDE.exec(side.sideID);
+    if (!score) return undefined;
+    return Number(score[1]) === home && Number(score[2]) === away ? WON : LOST;
+  });
+}
+
+const METHOD_SIDE = /^(home|away)_([a-z]+)$/;
+
+/**
+ * Method of victory (home_ko, away_submission, ...): the winner (points 1) carries the method it
+ * won by as a stat of 1. No winner (a draw, a no contest) voids the market, as bookmakers settle it.
+ */
+function methodOfVictory(
+  market: GradedMarket,
+  period: Record<string, Record<string, number>>,
+): Map<string, Settlement> {
+  const [home, away] = [period.home?.points, period.away?.points];
+  if (home === undefined || away === undefined || home === away) return allSides(market, VOID);
+  const winner = home > away ? "home" : "away";
+  return perSide(market, (side) => {
+    const pick = METHOD_SIDE.exec(side.sideID);
+    if (!pick) return undefined;
+    return pick[1] === winner && (period[winner]?.[pick[2] as string] ?? 0) > 0 ? WON : LOST;
+  });
 }

@@ -14,6 +14,9 @@ const PERIOD_NAMES: Record<string, { short: string; long: string }> = {
   "1i": { short: "1st Inn", long: "1st Innings" },
   "2i": { short: "2nd Inn", long: "2nd Innings" },
   "1ix6": { short: "1st Inn 6 Ov", long: "1st Innings Powerplay (6 overs)" },
+  "1s": { short: "S1", long: "1st Set" },
+  "2s": { short: "S2", long: "2nd Set" },
+  "3s": { short: "S3", long: "3rd Set" },
 };
 
 const STAT_NAMES: Record<string, { short: string; long: string }> = {
@@ -31,6 +34,10 @@ const STAT_NAMES: Record<string, { short: string; long: string }> = {
   saves: { short: "Saves", long: "Saves" },
   cards: { short: "Cards", long: "To Be Carded" },
   firsttryscorer: { short: "FTS", long: "First Try Scorer" },
+  games: { short: "Games", long: "Games" },
+  method: { short: "Method", long: "Method of Victory" },
+  rounds: { short: "Rounds", long: "Total Rounds" },
+  distance: { short: "Distance", long: "Fight Goes the Distance" },
 };
 
 /** Player yes/no markets that are not "anytime" ones. */
@@ -72,10 +79,14 @@ export function marketName(
     case "ml3way":
       return `${period}3-Way Moneyline`;
     case "sp":
+      if (parts.statID === "games") return `${period}Game Handicap`;
       return `${period}${parts.statID === "points" && context.sportID === "SOCCER" ? "Asian Handicap" : "Line"}`;
+    case "cs":
+      return `${period}${context.sportID === "TENNIS" ? "Set Betting" : "Correct Score"}`;
     case "ou":
       if (parts.statEntityID === "home" || parts.statEntityID === "away")
         return `${context.teamName ?? titleCase(parts.statEntityID)} ${period}Team Total`;
+      if (parts.statID === "games") return `${period}Total Games Over/Under`;
       return `${period}${parts.statID === "points" ? (context.sportID === "CRICKET" ? "Runs" : "Total") : stat} Over/Under`;
     case "eo":
       return `${period}Total Odd/Even`;

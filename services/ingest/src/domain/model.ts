@@ -88,7 +88,11 @@ export interface EventState {
   players: Record<string, EventPlayerState>;
   /** periodID -> statEntityID -> statID -> value. */
   results: Record<string, Record<string, Record<string, number>>>;
+  /** When the source last corrected the results (Unix milliseconds); 0 = never. */
+  resultsCorrectedAtMs: number;
   odds: Record<string, SideOdds>;
+  /** Sides priced before the event whose quotes had all closed by this write (backfilled finished events). */
+  closedOdds?: Record<string, SideOdds>;
   links: {
     bookmakers: Record<string, string>;
     betslip: Record<string, { kind: string; urlTemplate: string }>;

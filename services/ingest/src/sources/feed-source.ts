@@ -87,6 +87,8 @@ export interface FeedEvent {
   players: FeedPlayer[];
   /** Results as period -> entity (HOME, AWAY or a playerID) -> stat -> value. */
   results: Record<string, Record<string, Record<string, number>>>;
+  /** When the source last corrected these results after the event had a final result; absent when never. */
+  resultsCorrectedAt?: Date;
   books: FeedBook[];
 }
 

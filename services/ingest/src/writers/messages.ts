@@ -97,7 +97,9 @@ export function eventMessage(event: EventState): events.Event {
     results: mapValues(event.results, (entities) => ({
       entities: mapValues(entities, (stats) => ({ stats: { ...stats } })),
     })),
+    resultsCorrectedAtMs: event.resultsCorrectedAtMs,
     odds: mapValues(event.odds, oddsMessage),
+    closedOdds: mapValues(event.closedOdds ?? {}, oddsMessage),
     links: {
       bookmakers: { ...event.links.bookmakers },
       betslip: mapValues(event.links.betslip, (s) => ({ kind: s.kind, urlTemplate: s.urlTemplate })),

@@ -191,7 +191,9 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
         "Events that have started (or were cancelled), ordered by starts_at then event, finished ones included. " +
         "Each outcome's verdict is won, lost, void (the stake is returned) or dead_heat (the payout is scaled by " +
         "dead_heat_factor); a quarter line returns void_fraction of the stake. pending_markets counts the markets " +
-        "whose period has not ended. limit defaults to 10, at most 100.",
+        "whose period has not ended. A market is settled once (settled_at); a settled verdict changes only when the " +
+        "source marks the results corrected, and each such correction is listed in corrections (corrected_at, the " +
+        "scores before and after, the outcomes whose verdict changed). limit defaults to 10, at most 100.",
       tag: "Results",
       query: v1ResultsQuery,
       item: v1.v1Result,

@@ -49,6 +49,7 @@ export function buildEvent(
     away,
     players: eventPlayers(event),
     results: normaliseResults(event.results),
+    resultsCorrectedAtMs: event.resultsCorrectedAt?.getTime() ?? 0,
     odds,
     links: {
       bookmakers: Object.fromEntries(chosen.map((b) => [b.book.bookmaker, b.book.eventUrl])),

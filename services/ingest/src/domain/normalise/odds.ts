@@ -27,6 +27,10 @@ const GRADED_STATS = new Set([
   "saves",
   "cards",
   "firsttryscorer",
+  "games",
+  "method",
+  "rounds",
+  "distance",
 ]);
 
 export interface PricingContext {

@@ -1,9 +1,16 @@
 // Alternate lines: the ladder of spreads and totals a book hangs either side of its main line
 // (AFL line -23.5 with -5.5 ... -41.5 beside it; "20+, 25+, 30+ disposals" as player overs).
+import { COMPETITOR_SPORTS } from "./competitors";
 import type { MarketModel } from "./markets";
 
-/** Distance between rungs of a team-level ladder, per sport (points, goals or runs). */
-const RUNG: Record<string, number> = { AUSSIE_RULES: 6, RUGBY_LEAGUE: 2, SOCCER: 1, CRICKET: 10 };
+/** Distance between rungs of a team-level ladder, per sport (points, goals, runs, games or rounds). */
+const RUNG: Record<string, number> = {
+  AUSSIE_RULES: 6,
+  RUGBY_LEAGUE: 2,
+  SOCCER: 1,
+  CRICKET: 10,
+  ...Object.fromEntries(COMPETITOR_SPORTS.map((s) => [s.sport.sportID, s.altLineStep])),
+};
 
 /** Rungs either side of the main line: the full-game line and total carry the deepest ladder. */
 function rungsOf(market: MarketModel): number {

@@ -1,5 +1,6 @@
 // The simulated feed's reference data: real leagues, clubs, colours and well-known players.
 // Rosters are a snapshot for realism, not a maintained list.
+import { COMPETITOR_SPORTS } from "./competitors";
 
 export type PlayerRole = "midfielder" | "forward" | "back" | "batter" | "bowler" | "keeper";
 
@@ -41,6 +42,7 @@ export const SPORTS: FixtureSport[] = [
   { sportID: "RUGBY_LEAGUE", name: "Rugby League", shortName: "Rugby League" },
   { sportID: "SOCCER", name: "Soccer", shortName: "Soccer" },
   { sportID: "CRICKET", name: "Cricket", shortName: "Cricket" },
+  ...COMPETITOR_SPORTS.map((s) => s.sport),
 ];
 
 const p = (name: string, role: PlayerRole, position: string, jerseyNumber: number): FixturePlayer => ({
@@ -50,7 +52,7 @@ const p = (name: string, role: PlayerRole, position: string, jerseyNumber: numbe
   jerseyNumber,
 });
 
-export const LEAGUES: FixtureLeague[] = [
+const TEAM_LEAGUES: FixtureLeague[] = [
   {
     leagueID: "AFL",
     sportID: "AUSSIE_RULES",
@@ -1056,3 +1058,5 @@ export const LEAGUES: FixtureLeague[] = [
     ],
   },
 ];
+
+export const LEAGUES: FixtureLeague[] = [...TEAM_LEAGUES, ...COMPETITOR_SPORTS.map((s) => s.league)];

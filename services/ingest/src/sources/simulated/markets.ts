@@ -1,4 +1,5 @@
 // The markets a simulated event is priced on and their true probabilities at an instant.
+import { competitorSport } from "./competitors";
 import { matchStateAt, preMatchExpectation, profileOf, type MatchState, type PeriodSpan } from "./match";
 import { playerMarketModels, teamPlayerMarketModels } from "./player-markets";
 import { normalCdf } from "./random";
@@ -183,6 +184,8 @@ function overUnderModel(
 export function marketModels(seed: string, event: ScheduledEvent, atMs: number, mainOnly = false): MarketModel[] {
   const state = matchStateAt(seed, event, atMs);
   if (state.phase !== "scheduled" && state.phase !== "delayed" && state.phase !== "live") return [];
+  const competitor = competitorSport(event.league.sportID);
+  if (competitor) return competitor.models(seed, event, atMs, state, mainOnly);
   const live = state.phase === "live";
   const profile = profileOf(event);
   const sport = event.league.sportID;

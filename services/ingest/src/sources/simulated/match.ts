@@ -1,6 +1,7 @@
 // How a simulated match unfolds: team strengths, the latent expectation that prices follow,
 // the period clock, scores and results. Everything is a pure function of (seed, event, time).
-import type { FixturePlayer } from "./fixtures";
+import { competitorSport } from "./competitors";
+import type { FixturePlayer, PlayerRole } from "./fixtures";
 import { playerResult, settleFirstTryScorer } from "./player-markets";
 import { drift, normal, poisson, unit } from "./random";
 import { teamID, upperToken, type ScheduledEvent } from "./schedule";
@@ -159,9 +160,14 @@ export function profileOf(event: ScheduledEvent): SportProfile {
   return profile;
 }
 
-export function phaseAt(event: ScheduledEvent, atMs: number): MatchPhase {
+/** Minutes from start to end: fixed per team sport; per event between two competitors. */
+function durationMin(seed: string, event: ScheduledEvent): number {
+  return competitorSport(event.league.sportID)?.durationMin(seed, event) ?? profileOf(event).durationMin;
+}
+
+export function phaseAt(seed: string, event: ScheduledEvent, atMs: number): MatchPhase {
   if (event.cancelledAtMs !== undefined && atMs >= event.cancelledAtMs) return "cancelled";
-  const endMs = event.actualStartMs + profileOf(event).durationMin * MINUTE_MS;
+  const endMs = event.actualStartMs + durationMin(seed, event) * MINUTE_MS;
   if (atMs < event.actualStartMs) {
     return event.delayed && atMs >= event.startsAtMs - 15 * MINUTE_MS ? "delayed" : "scheduled";
   }
@@ -169,8 +175,8 @@ export function phaseAt(event: ScheduledEvent, atMs: number): MatchPhase {
   return atMs < endMs + 60 * MINUTE_MS ? "ended" : "final";
 }
 
-export function endMs(event: ScheduledEvent): number {
-  return event.actualStartMs + profileOf(event).durationMin * MINUTE_MS;
+export function endMs(seed: string, event: ScheduledEvent): number {
+  return event.actualStartMs + durationMin(seed, event) * MINUTE_MS;
 }
 
 /** Final points of one team in one leaf period, fixed from the kickoff expectation. */
@@ -214,6 +220,44 @@ export interface MatchState {
   awayScore?: number;
   /** period -> HOME/AWAY/playerID -> stat -> value, for periods that have ended or started. */
   results: Record<string, Record<string, Record<string, number>>>;
+  /** When the final result was corrected, once it has been. */
+  resultsCorrectedAtMs?: number;
+}
+
+/** A final score corrected after the event (a goal awarded on review, a scorer's error). */
+interface ResultCorrection {
+  atMs: number;
+  side: "home" | "away";
+  /** Points added in the last scoring period, and the stat that scored them. */
+  points: number;
+  stat?: string;
+}
+
+/** Share of finished team-sport events whose final score is corrected, and when (after the result is final). */
+const CORRECTION_SHARE = 0.08;
+const CORRECTION_AFTER_END_MIN = 90;
+const CORRECTION_POINTS: Record<string, { points: number; stat?: string }> = {
+  AUSSIE_RULES: { points: 1, stat: "behinds" },
+  RUGBY_LEAGUE: { points: 2 },
+  SOCCER: { points: 1 },
+  CRICKET: { points: 4 },
+};
+
+/** The correction of this event's final score, deterministic per seed; undefined for most events. */
+export function correctionOf(seed: string, event: ScheduledEvent): ResultCorrection | undefined {
+  const scoring = CORRECTION_POINTS[event.league.sportID];
+  if (!scoring || event.cancelledAtMs !== undefined || unit(seed, "correction", event.eventID) >= CORRECTION_SHARE)
+    return undefined;
+  // Cricket: the side that batted in the last innings, the only one that scored in it.
+  const side =
+    event.league.sportID === "CRICKET"
+      ? battingFirst(seed, event) === "home"
+        ? "away"
+        : "home"
+      : unit(seed, "correction-side", event.eventID) < 0.5
+        ? "home"
+        : "away";
+  return { atMs: endMs(seed, event) + CORRECTION_AFTER_END_MIN * MINUTE_MS, side, ...scoring };
 }
 
 /** Cricket: who bats in which innings (the home side bats first when the toss says so). */
@@ -222,14 +266,19 @@ export function battingFirst(seed: string, event: ScheduledEvent): "home" | "awa
 }
 
 export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number): MatchState {
-  const phase = phaseAt(event, atMs);
-  const profile = profileOf(event);
+  const phase = phaseAt(seed, event, atMs);
   const state: MatchState = { phase, periodsStarted: [], periodsEnded: [], elapsedMin: 0, results: {} };
   if (phase === "scheduled" || phase === "delayed" || phase === "cancelled") return state;
-  const elapsedMin = Math.min(profile.durationMin, (atMs - event.actualStartMs) / MINUTE_MS);
+  const elapsedMin = Math.min(durationMin(seed, event), (atMs - event.actualStartMs) / MINUTE_MS);
   state.elapsedMin = elapsedMin;
+  const competitor = competitorSport(event.league.sportID);
+  if (competitor) return competitor.stateAt(seed, event, state);
+  const profile = profileOf(event);
 
   const cricketFirst = event.league.sportID === "CRICKET" ? battingFirst(seed, event) : undefined;
+  const correction = correctionOf(seed, event);
+  const corrected = correction !== undefined && atMs >= correction.atMs ? correction : undefined;
+  const lastLeaf = profile.periods.filter((p) => p.leaf).at(-1)?.periodID;
   const totals = { home: 0, away: 0 };
   const periodScores: Record<string, { home: LeafScore; away: LeafScore }> = {};
   for (const period of profile.periods.filter((p) => p.leaf)) {
@@ -241,6 +290,10 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
         if (side !== innings) return { points: 0, wickets: 0 };
       }
       const full = leafPoints(seed, event, side, period);
+      if (corrected?.side === side && period.periodID === lastLeaf) {
+        full.points += corrected.points;
+        if (corrected.stat) full[corrected.stat] = (full[corrected.stat] ?? 0) + 1;
+      }
       return Object.fromEntries(
         Object.entries(full).map(([stat, value]) => [stat, Math.floor(value * progress)]),
       ) as LeafScore;
@@ -261,6 +314,7 @@ export function matchStateAt(seed: string, event: ScheduledEvent, atMs: number):
   if (phase === "live") state.currentPeriodID = state.periodsStarted.filter((id) => periodScores[id]).at(-1);
   state.homeScore = totals.home;
   state.awayScore = totals.away;
+  if (corrected) state.resultsCorrectedAtMs = corrected.atMs;
 
   const record = (periodID: string, entity: string, stats: Record<string, number>) => {
     state.results[periodID] ??= {};

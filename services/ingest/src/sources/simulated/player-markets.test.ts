@@ -44,7 +44,10 @@ describe("simulated feed depth", () => {
 
   test("every team names its full match-day squad, with playerIDs unique in the league", () => {
     const sizes: Record<string, number> = { AFL: 23, NRL: 17, EPL: 18, A_LEAGUE: 18, BBL: 11, IPL: 12 };
-    for (const league of LEAGUES) {
+    // Team sports only: tennis and MMA events are two competitors without squads.
+    const teamLeagues = LEAGUES.filter((league) => league.leagueID in sizes);
+    expect(teamLeagues.map((league) => league.leagueID).sort()).toEqual(Object.keys(sizes).sort());
+    for (const league of teamLeagues) {
       const events = eventsBetween(SEED, league, at.getTime(), at.getTime() + 21 * 86_400_000);
       expect(events.length).toBeGreaterThan(0);
       const ids = new Map<string, string>();

@@ -37,8 +37,10 @@ describe("the simulated source", () => {
     expect(snapshot.leagues.map((l) => [l.leagueID, l.sportID])).toEqual(LEAGUES.map((l) => [l.leagueID, l.sportID]));
     for (const league of snapshot.leagues) expect(league.events.length).toBeGreaterThan(0);
     for (const event of events(snapshot)) {
-      expect(event.eventID).toMatch(/^(afl|nrl|aleague|epl|bbl|ipl)_\d{4}-\d{2}-\d{2}_[a-z0-9_]+_vs_[a-z0-9_]+$/);
-      expect(event.home.teamID).toMatch(/^[A-Z0-9_]+_(AFL|NRL|A_LEAGUE|EPL|BBL|IPL)$/);
+      expect(event.eventID).toMatch(
+        /^(afl|nrl|aleague|epl|bbl|ipl|atp|ufc)_\d{4}-\d{2}-\d{2}_[a-z0-9_]+_vs_[a-z0-9_]+$/,
+      );
+      expect(event.home.teamID).toMatch(/^[A-Z0-9_]+_(AFL|NRL|A_LEAGUE|EPL|BBL|IPL|ATP|UFC)$/);
       for (const player of event.players) expect(player.playerID).toMatch(/^[A-Z0-9_]+_\d+_[A-Z_]+$/);
     }
     const afl = events(snapshot).flatMap((e) => [e.home.teamID, e.away.teamID]);

@@ -2,6 +2,7 @@
 // pure function of (seed, instant): restarts, replays and backfill all see the same prices.
 import type { FeedBook, FeedEvent, FeedLeague, FeedQuote, FeedSnapshot, FeedSource } from "../feed-source";
 import { alternateLines } from "./alternate-lines";
+import { COMPETITOR_SPORTS } from "./competitors";
 import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } from "./bookmakers";
 import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
 import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
@@ -44,6 +45,7 @@ const SPORT_PATHS: Record<string, string> = {
   RUGBY_LEAGUE: "rugby-league",
   SOCCER: "soccer",
   CRICKET: "cricket",
+  ...Object.fromEntries(COMPETITOR_SPORTS.map((s) => [s.sport.sportID, s.urlPath])),
 };
 
 export class SimulatedSource implements FeedSource {
@@ -91,12 +93,16 @@ export class SimulatedSource implements FeedSource {
         // Old events: opening and closing prices only; recent ones also two late looks (moves and limit changes).
         const instants =
           detail === "moneyline"
-            ? [event.startsAtMs - 96 * HOUR_MS, event.startsAtMs - 3 * MINUTE_MS, endMs(event) + 5 * MINUTE_MS]
+            ? [
+                event.startsAtMs - 96 * HOUR_MS,
+                event.startsAtMs - 3 * MINUTE_MS,
+                endMs(this.config.seed, event) + 5 * MINUTE_MS,
+              ]
             : [
                 event.startsAtMs - 96 * HOUR_MS,
                 event.startsAtMs - 12 * MINUTE_MS,
                 event.startsAtMs - 3 * MINUTE_MS,
-                endMs(event) + 5 * MINUTE_MS,
+                endMs(this.config.seed, event) + 5 * MINUTE_MS,
               ];
         for (const instant of instants) {
           if (instant < from.getTime() || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
@@ -207,6 +213,7 @@ export class SimulatedSource implements FeedSource {
       results: Object.fromEntries(
         Object.entries(state.results).map(([period, entities]) => [period.toUpperCase(), entities]),
       ),
+      ...(state.resultsCorrectedAtMs !== undefined ? { resultsCorrectedAt: new Date(state.resultsCorrectedAtMs) } : {}),
       books,
     };
   }

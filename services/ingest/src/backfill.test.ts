@@ -1,0 +1,53 @@
+import { buildBackfill } from "./backfill";
+import { BOOKMAKERS } from "./sources/simulated/bookmakers";
+import { SimulatedSource } from "./sources/simulated/simulated-source";
+
+const now = new Date("2026-11-21T09:00:00Z");
+const from = new Date(now.getTime() - 12 * 86_400_000);
+const source = new SimulatedSource({
+  id: "sim",
+  rank: 10,
+  seed: "backfill-seed",
+  bookmakers: BOOKMAKERS.map((b) => b.bookmakerID),
+  lagSeconds: 0,
+  quietLeagues: [],
+});
+
+describe("the first-start backfill", () => {
+  let content: Awaited<ReturnType<typeof buildBackfill>>;
+  beforeAll(async () => {
+    content = await buildBackfill([source], from, now, ["pinnacle", "betfair_ex_au"]);
+  }, 240_000);
+
+  test("finished events written in their final state carry the sides they were priced on, so they can be graded", () => {
+    // An event kicking off right at the window's start was never priced inside it.
+    const finished = content.events.filter(
+      (e) => e.status.ended && !e.status.cancelled && e.status.startsAtMs > from.getTime() + 3_600_000,
+    );
+    expect(finished.length).toBeGreaterThan(30);
+    for (const event of finished) {
+      expect(event.odds).toEqual({});
+      const sides = Object.values(event.closedOdds ?? {});
+      // At least the headline market (moneyline, or the 3-way result in soccer), both or all sides.
+      expect(
+        sides.filter((s) => s.periodID === "game" && (s.betTypeID === "ml" || s.betTypeID === "ml3way")).length,
+      ).toBeGreaterThanOrEqual(2);
+    }
+    expect(content.events.some((e) => e.sportID === "TENNIS" && Object.keys(e.closedOdds ?? {}).length > 0)).toBe(true);
+  });
+
+  test("results corrected since first published keep their first result, written before the corrected one", () => {
+    const corrected = content.events.filter((e) => e.resultsCorrectedAtMs > 0);
+    expect(corrected.length).toBeGreaterThan(0);
+    for (const event of corrected) {
+      const first = content.firstResults.get(event.eventID);
+      expect(first?.resultsCorrectedAtMs).toBe(0);
+      expect(first?.results.game).not.toEqual(event.results.game);
+      expect(first?.status.ended).toBe(true);
+      expect(Object.keys(first?.closedOdds ?? {}).length).toBeGreaterThan(0);
+    }
+    const untouched = content.events.filter((e) => e.resultsCorrectedAtMs === 0 && e.status.ended);
+    for (const event of untouched.slice(0, 20))
+      expect(content.firstResults.get(event.eventID)?.results.game).toEqual(event.results.game);
+  });
+});
