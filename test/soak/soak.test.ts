@@ -14,6 +14,11 @@ const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] a
 /** The lite plan (services/usage/plans.yaml): requests per fixed UTC second, minute and hour. */
 const LITE = { second: 5, minute: 60, hour: 1000 };
 const BURST = 8;
+/**
+ * Growth a service may show after warm-up besides 15 % + 24 MB: the edge's answer cache fills up to its
+ * bound (ANSWER_CACHE_MAX_BYTES, 64 MiB by default) as each feed version's answers age out only by LRU.
+ */
+const CACHE_BOUND_MB: Partial<Record<(typeof SERVICES)[number], number>> = { edge: 64 };
 
 interface Answer {
   key: "lite" | "base" | "internal";
@@ -222,10 +227,12 @@ it(
       .filter((m) => !uncertainMinutes.has(m) && !straddled.has(m));
     for (const m of minutes) expect([m, served.minute.get(m)]).toEqual([m, LITE.minute]);
 
-    // Memory flat: after a warm-up third, the last third's median RSS within 15 % + 24 MB of the middle third's.
+    // Memory flat: after a warm-up third, the last third's median RSS within 15 % + 24 MB (+ a cache's bound) of
+    // the middle third's.
     for (const s of SERVICES) {
       const [, middle, last] = thirdMedians(samples[s]!);
-      expect([s, Math.round(last), last <= middle * 1.15 + 24]).toEqual([s, Math.round(last), true]);
+      const bound = middle * 1.15 + 24 + (CACHE_BOUND_MB[s] ?? 0);
+      expect([s, Math.round(last), last <= bound]).toEqual([s, Math.round(last), true]);
     }
     expect(answers.filter((a) => a.key === "internal").length).toBeGreaterThan(SOAK_SECONDS);
   },
