@@ -2,7 +2,8 @@ import { getV2 } from "../support/e2e";
 
 /** What ingest's simulated feed and backfill put into the running stack, read back through the edge. */
 
-const LEAGUES = ["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL"];
+// Team sports, and the tennis tour and MMA promotion between two competitors (home and away in v2).
+const LEAGUES = ["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL", "ATP", "UFC"];
 const DAY_MS = 86_400_000;
 
 async function eventsWhere(query: string): Promise<any[]> {
