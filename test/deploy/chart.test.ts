@@ -218,6 +218,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
         "CURSOR_SECRET",
         "DOWNSTREAM_DEADLINE_MS",
         "RATE_LIMIT_TIMEOUT_MS",
+        "RATE_LIMIT_ENTITY_FLUSH_MS",
         "PLAN_CACHE_TTL_MS",
         "KEY_RESOLVE_TIMEOUT_MS",
         "KEY_STALE_GRANT_MS",

@@ -145,6 +145,8 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
   value: {{ $s.downstreamDeadlineMs | quote }}
 - name: RATE_LIMIT_TIMEOUT_MS
   value: {{ $s.rateLimitTimeoutMs | quote }}
+- name: RATE_LIMIT_ENTITY_FLUSH_MS
+  value: {{ $s.rateLimitEntityFlushMs | quote }}
 - name: PLAN_CACHE_TTL_MS
   value: {{ $s.planCacheTtlMs | quote }}
 - name: KEY_RESOLVE_TIMEOUT_MS

@@ -87,9 +87,7 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
     throw new Error(`route ${route.path} rejects malformed parameters but its contract lists no 400`);
   }
   const keyed =
-    route.keyed === false
-      ? []
-      : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.logger)];
+    route.keyed === false ? [] : [authenticate(options.access), rateLimit(options.limiter, options.recorder)];
   const paged = isPaged(route.query);
   router.get(anySlash(route.path), routeScope(route.errors), ...keyed, async (ctx) => {
     const raw = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);

@@ -14,6 +14,8 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   RATE_LIMIT_FAIL_MODE: z.enum(["open", "closed"]).default("open"),
   /** Deadline of one Redis call of the rate limiter; past it the limiter fails open or closed. */
   RATE_LIMIT_TIMEOUT_MS: env.milliseconds(1_000),
+  /** Longest a response's entities wait for the key's next request (which carries them) before they are sent alone. */
+  RATE_LIMIT_ENTITY_FLUSH_MS: env.milliseconds(200),
   PLAN_CACHE_TTL_MS: env.milliseconds(5_000),
   /** Deadline of one key lookup at the usage service. */
   KEY_RESOLVE_TIMEOUT_MS: env.milliseconds(1_000),

@@ -53,8 +53,10 @@ async function main(): Promise<void> {
     failMode: config.RATE_LIMIT_FAIL_MODE,
     logger,
     limits: { timeoutMs: config.RATE_LIMIT_TIMEOUT_MS, ...breaker },
+    entityFlushMs: config.RATE_LIMIT_ENTITY_FLUSH_MS,
   });
   redis.connect().catch(() => undefined);
+  limiter.start();
 
   const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
   recorder.start();
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
   );
   lifecycle.onShutdown("feed version", () => feedVersion.stop());
   lifecycle.onShutdown("usage recorder", () => recorder.stop());
+  lifecycle.onShutdown("rate limiter", () => limiter.stop());
   lifecycle.onShutdown("redis", async () => {
     if (redis.isOpen) await redis.quit();
   });

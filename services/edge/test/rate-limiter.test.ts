@@ -87,9 +87,9 @@ describe("RateLimiter against Redis", () => {
     const now = Date.UTC(2030, 10, 21, 11, 0, 0);
     const quotas = [quota("per-minute", 100, 50)];
     expect((await limiter.admit(keyID, quotas, now)).allowed).toBe(true);
-    await limiter.addEntities(keyID, quotas, 49, now);
+    limiter.recordEntities(keyID, quotas, 49, now);
     expect((await limiter.admit(keyID, quotas, now)).allowed).toBe(true);
-    await limiter.addEntities(keyID, quotas, 5, now);
+    limiter.recordEntities(keyID, quotas, 5, now);
     const refused = await limiter.admit(keyID, quotas, now + 1_000);
     expect(refused).toMatchObject({
       allowed: false,
@@ -125,11 +125,51 @@ describe("RateLimiter against Redis", () => {
     for (let i = 0; i < 3; i += 1) {
       const decision = await limiter.admit(keyID, unlimited(), now);
       expect(decision).toEqual({ allowed: true, enforced: true });
-      await limiter.addEntities(keyID, unlimited(), 2, now);
+      limiter.recordEntities(keyID, unlimited(), 2, now);
     }
     const counts = await limiter.current(keyID, unlimited(), now);
     expect([...counts.keys()].sort()).toEqual(["per-day", "per-hour", "per-minute", "per-month", "per-second"]);
     for (const count of counts.values()) expect(count).toMatchObject({ requests: 3, entities: 6 });
+  });
+
+  it("adds a response's entities into the windows of the second it was served in, even when carried later", async () => {
+    const keyID = freshKey();
+    const quotas = [quota("per-second", 100, 1_000), quota("per-minute", 100, 1_000)];
+    const second = Date.UTC(2030, 10, 21, 14, 0, 7);
+    await limiter.admit(keyID, quotas, second + 100);
+    limiter.recordEntities(keyID, quotas, 30, second + 990);
+    // The next request falls in the next second: the 30 entities still belong to the one before.
+    await limiter.admit(keyID, quotas, second + 1_010);
+    limiter.recordEntities(keyID, quotas, 4, second + 1_020);
+    const before = await limiter.current(keyID, quotas, second + 500);
+    const after = await limiter.current(keyID, quotas, second + 1_500);
+    expect(before.get("per-second")).toEqual({ window: "per-second", requests: 1, entities: 30 });
+    expect(after.get("per-second")).toEqual({ window: "per-second", requests: 1, entities: 4 });
+    expect(after.get("per-minute")).toEqual({ window: "per-minute", requests: 2, entities: 34 });
+  });
+
+  it("counts entities still held when the key sends no further request: flushed in the background and at stop", async () => {
+    const keyID = freshKey();
+    const quotas = [quota("per-hour", 100, 1_000)];
+    const now = Date.UTC(2030, 10, 21, 15, 0, 0);
+    const flushing = new RateLimiter(redis, { failMode: "open", logger, limits: PATIENT, entityFlushMs: 50 });
+    const hash = `rl:{${keyID}}:per-hour:${now}`;
+    flushing.start();
+    try {
+      await flushing.admit(keyID, quotas, now);
+      flushing.recordEntities(keyID, quotas, 7, now);
+      let entities: string | null | undefined;
+      for (let attempt = 0; attempt < 200 && entities !== "7"; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        entities = await redis.hGet(hash, "e");
+      }
+      expect(entities).toBe("7");
+      flushing.recordEntities(keyID, quotas, 3, now);
+    } finally {
+      await flushing.stop();
+    }
+    expect(await redis.hGet(hash, "e")).toBe("10");
+    expect(await redis.hGet(hash, "r")).toBe("1");
   });
 
   it("expires a window's counters when the window ends", async () => {
@@ -140,6 +180,64 @@ describe("RateLimiter against Redis", () => {
     const ttlMs = await redis.pTTL(key ?? "");
     expect(ttlMs).toBeGreaterThan(0);
     expect(ttlMs).toBeLessThanOrEqual(61_000);
+  });
+});
+
+describe("RateLimiter round trips (its own redis-server, so no other test's commands are counted)", () => {
+  let server: RedisServer;
+  let client: RedisClient;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const dir = join(testStoresDir(), `redis-round-trips-${port}`);
+    server = await startRedis({ port, dataDir: dir, logFile: join(dir, "redis.log"), persist: false });
+    client = createClient({ url: server.url, disableOfflineQueue: true });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client.quit();
+    await server.stop();
+  });
+
+  /** Commands the server has run, by name (INFO commandstats), minus the INFO calls themselves. */
+  async function commandCounts(): Promise<Map<string, number>> {
+    const info = await client.info("commandstats");
+    const counts = new Map<string, number>();
+    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      if (match[1] !== "info") counts.set(match[1] ?? "", Number(match[2]));
+    }
+    return counts;
+  }
+
+  it("costs one Redis command per request, its entities included, and stays exact", async () => {
+    const limited = new RateLimiter(client, { failMode: "open", logger, limits: PATIENT });
+    const keyID = freshKey();
+    const quotas = [quota("per-second", null), quota("per-minute", 1_000, 55), quota("per-day", null)];
+    const now = Date.UTC(2030, 10, 21, 16, 0, 0, 100);
+    // The first call loads the script (NOSCRIPT, then EVAL); every later one is one EVALSHA.
+    await limited.admit(keyID, quotas, now);
+    limited.recordEntities(keyID, quotas, 10, now);
+    const before = await commandCounts();
+    const decisions = [];
+    for (let i = 0; i < 5; i += 1) {
+      decisions.push(await limited.admit(keyID, quotas, now + 1));
+      limited.recordEntities(keyID, quotas, 10, now + 1);
+    }
+    const after = await commandCounts();
+    const ran = Object.fromEntries(
+      [...after].map(([name, calls]) => [name, calls - (before.get(name) ?? 0)]).filter(([, n]) => n !== 0),
+    );
+    // Five EVALSHA calls and nothing else from the client; commandstats also counts what the script
+    // runs inside: per call 3 HMGET, 3 + 3 HINCRBY (entities carried, then the request), 6 PEXPIREAT.
+    expect(ran).toEqual({ evalsha: 5, hmget: 15, hincrby: 30, pexpireat: 30 });
+    // 10 + 4 x 10 = 50 entities before the fifth request: under 55, admitted; the sixth sees 60.
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true]);
+    const refused = await limited.admit(keyID, quotas, now + 2);
+    expect(refused).toMatchObject({ allowed: false, headline: { window: "per-minute", limit: 55, remaining: 0 } });
+    const counts = await limited.current(keyID, quotas, now + 2);
+    expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 6, entities: 60 });
+    expect(counts.get("per-day")).toEqual({ window: "per-day", requests: 6, entities: 60 });
   });
 });
 

@@ -1,13 +1,5 @@
-import {
-  BrokenCircuitError,
-  ConsecutiveBreaker,
-  TaskCancelledError,
-  TimeoutStrategy,
-  circuitBreaker,
-  handleAll,
-  timeout,
-  wrap,
-} from "cockatiel";
+import { BrokenCircuitError, ConsecutiveBreaker, TaskCancelledError, circuitBreaker, handleAll, wrap } from "cockatiel";
+import { deadlinePolicy } from "./call-deadline";
 
 /** How long one call to a store may take, and when to stop trying a store that keeps failing. */
 export interface StoreCallLimits {
@@ -34,7 +26,7 @@ export function storeCallPolicy(limits: StoreCallLimits): StoreCallPolicy {
     halfOpenAfter: limits.probeAfterMs,
     breaker: new ConsecutiveBreaker(limits.breakAfterFailures),
   });
-  const policy = wrap(breaker, timeout(limits.timeoutMs, TimeoutStrategy.Aggressive));
+  const policy = wrap(breaker, deadlinePolicy(limits.timeoutMs));
   // A signal per call: without one cockatiel hangs every call's listener on one shared signal.
   return { execute: (call) => policy.execute(call, new AbortController().signal) };
 }

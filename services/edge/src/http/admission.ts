@@ -1,4 +1,3 @@
-import type { Logger } from "@odds/platform";
 import type { Middleware } from "koa";
 import { presentedApiKey, type KeyAccess, type KeyGrant } from "../access/api-key";
 import type { UsageRecorder } from "../access/usage-recorder";
@@ -30,10 +29,12 @@ export function authenticate(access: KeyAccess, presented: KeyPresentation = pre
 }
 
 /**
- * Counts the request in every window before serving (429 when a window is exhausted), then
- * the entities once the response is built, and buffers both for the usage rollups.
+ * Counts the request in every window before serving (429 when a window is exhausted): one Redis
+ * call, which also adds the entities of the key's earlier responses. The entities of this
+ * response are handed to the limiter (carried by the key's next request) and buffered with the
+ * request for the usage rollups; neither costs I/O here.
  */
-export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, logger: Logger): Middleware {
+export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder): Middleware {
   return async (ctx, next) => {
     const state = ctx.state as KeyedState;
     const quotas = state.grant.quotas;
@@ -59,9 +60,7 @@ export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, logger:
     } finally {
       const entities = state.entities ?? 0;
       recorder.record(state.grant.keyID, entities);
-      limiter.addEntities(state.grant.keyID, quotas, entities).catch((err: unknown) => {
-        logger.warn({ err: { message: (err as Error).message } }, "entities not counted");
-      });
+      limiter.recordEntities(state.grant.keyID, quotas, entities);
     }
   };
 }

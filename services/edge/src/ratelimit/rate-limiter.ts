@@ -39,57 +39,49 @@ export class RateLimiterUnavailableError extends Error {
 }
 
 /**
- * One script checks and counts every window of a key atomically.
- * KEYS: one hash per tracked window. ARGV: mode, entities to add, then per window
- * max-requests, max-entities (-1 = unlimited) and the window end (ms) for PEXPIREAT.
- * admit: refuses (without counting) when any window is at its request maximum or its
- * entities are already at their maximum; otherwise counts one request in every window.
+ * One script checks and counts every window of a key atomically, and first adds the entities
+ * the key's earlier responses served (carried here instead of a call of their own).
+ * KEYS: the n window hashes to admit, then m window hashes that receive carried entities.
+ * ARGV: n, then per admitted window max-requests, max-entities (-1 = unlimited) and the window
+ * end (ms) for PEXPIREAT, then per carried hash the entities to add and its window end.
+ * Carried entities are added before the check, so a request sees everything served before it.
+ * admit: refuses (without counting) when any window is at its request maximum or its entities
+ * are already at their maximum; otherwise counts one request in every window. n = 0 only adds.
  * Windows go shortest first; the refusing window is the LAST one exhausted (the one resetting latest),
  * so Retry-After says when a retry can pass, not when a shorter window resets into a still-spent longer one.
  * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ...}.
  */
 export const RATE_LIMIT_SCRIPT = `
-local mode = ARGV[1]
-local add = tonumber(ARGV[2])
-local n = #KEYS
+local n = tonumber(ARGV[1])
+local carriedBase = 1 + n * 3
+for j = 1, #KEYS - n do
+  local key = KEYS[n + j]
+  redis.call("HINCRBY", key, "e", tonumber(ARGV[carriedBase + (j - 1) * 2 + 1]))
+  redis.call("PEXPIREAT", key, tonumber(ARGV[carriedBase + (j - 1) * 2 + 2]) + 1000)
+end
 local out = {1, 0}
-if mode == "admit" then
-  local current = {}
-  for i = 1, n do
-    local base = 2 + (i - 1) * 3
-    local maxRequests = tonumber(ARGV[base + 1])
-    local maxEntities = tonumber(ARGV[base + 2])
-    local values = redis.call("HMGET", KEYS[i], "r", "e")
-    local r = tonumber(values[1]) or 0
-    local e = tonumber(values[2]) or 0
-    current[i] = {r, e}
-    if (maxRequests >= 0 and r >= maxRequests) or (maxEntities >= 0 and e >= maxEntities) then
-      out[1] = 0
-      out[2] = i
-    end
-  end
-  if out[1] == 0 then
-    for i = 1, n do
-      table.insert(out, current[i][1])
-      table.insert(out, current[i][2])
-    end
-    return out
+local current = {}
+for i = 1, n do
+  local base = 1 + (i - 1) * 3
+  local maxRequests = tonumber(ARGV[base + 1])
+  local maxEntities = tonumber(ARGV[base + 2])
+  local values = redis.call("HMGET", KEYS[i], "r", "e")
+  local r = tonumber(values[1]) or 0
+  local e = tonumber(values[2]) or 0
+  current[i] = {r, e}
+  if (maxRequests >= 0 and r >= maxRequests) or (maxEntities >= 0 and e >= maxEntities) then
+    out[1] = 0
+    out[2] = i
   end
 end
 for i = 1, n do
-  local base = 2 + (i - 1) * 3
-  local r
-  local e
-  if mode == "admit" then
+  local r = current[i][1]
+  if out[1] == 1 then
     r = redis.call("HINCRBY", KEYS[i], "r", 1)
-    e = tonumber(redis.call("HGET", KEYS[i], "e")) or 0
-  else
-    e = redis.call("HINCRBY", KEYS[i], "e", add)
-    r = tonumber(redis.call("HGET", KEYS[i], "r")) or 0
+    redis.call("PEXPIREAT", KEYS[i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
   end
-  redis.call("PEXPIREAT", KEYS[i], tonumber(ARGV[base + 3]) + 1000)
   table.insert(out, r)
-  table.insert(out, e)
+  table.insert(out, current[i][2])
 end
 return out
 `;
@@ -100,6 +92,9 @@ export const DEFAULT_REDIS_CALL_LIMITS: StoreCallLimits = {
   breakAfterFailures: 5,
   probeAfterMs: 2_000,
 };
+
+/** How long a response's entities wait for its key's next request before the background flush sends them. */
+export const DEFAULT_ENTITY_FLUSH_MS = 200;
 
 const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 
@@ -137,16 +132,31 @@ export function tightestWindow(states: WindowState[], nowMs: number): HeadlineWi
   return best;
 }
 
+/** Entities served to a key within one second, not yet in Redis (every window of that second is one key set). */
+interface UnsentEntities {
+  quotas: WindowQuota[];
+  servedAtMs: number;
+  entities: number;
+}
+
 /**
- * Fixed-window rate limits per key in Redis. Requests are counted before serving,
- * entities (objects in `data`) after the response size is known. Every Redis call has a
- * deadline inside a circuit breaker; when Redis is refused, hung or past the deadline the
- * limiter fails open (serves, logs, reports itself unreachable) or closed.
+ * Fixed-window rate limits per key in Redis, one Redis call per request. Requests are counted
+ * before serving; the entities (objects in `data`) a response served are known only after it,
+ * so they are held here and carried by the key's next admission, which adds them before its
+ * check, into the windows they were served in. Entities a key's next request does not carry
+ * soon are sent by a background flush every `entityFlushMs` (one call per key with entities
+ * waiting, however many requests served them), and by `current()` and `stop()`.
+ * Every Redis call has a deadline inside a circuit breaker; when Redis is refused, hung or past
+ * the deadline the limiter fails open (serves, logs, reports itself unreachable) or closed.
+ * Entities of a call that failed are dropped, not re-sent: the call may have been applied, and
+ * counting them twice would refuse a customer wrongly.
  */
 export class RateLimiter {
   private reachable = false;
   private lastFailureLogMs = 0;
   private readonly calls: StoreCallPolicy;
+  private readonly unsent = new Map<string, UnsentEntities[]>();
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: RedisClient,
@@ -155,6 +165,8 @@ export class RateLimiter {
       logger: Logger;
       prefix?: string;
       limits?: StoreCallLimits;
+      /** Longest a served response's entities wait for the key's next request before they are sent alone. */
+      entityFlushMs?: number;
     },
   ) {
     this.calls = storeCallPolicy(options.limits ?? DEFAULT_REDIS_CALL_LIMITS);
@@ -172,11 +184,22 @@ export class RateLimiter {
     return this.reachable;
   }
 
+  /** Starts the background flush of entities no request carried. */
+  start(): void {
+    this.flushTimer = setInterval(() => void this.flush(), this.options.entityFlushMs ?? DEFAULT_ENTITY_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Stops the background flush and sends every entity still held. */
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await this.flush();
+  }
+
   async admit(keyID: string, quotas: WindowQuota[], nowMs = Date.now()): Promise<Admission> {
     // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
-    const tracked = quotas;
-    if (tracked.length === 0) return { allowed: true, enforced: true };
-    const reply = await this.run(keyID, "admit", 0, tracked, nowMs);
+    if (quotas.length === 0) return { allowed: true, enforced: true };
+    const reply = await this.run(keyID, quotas, this.takeUnsent(keyID), nowMs);
     if (!reply) return { allowed: true, enforced: false };
     if (reply.allowed) return { allowed: true, enforced: true, headline: tightestWindow(reply.states, nowMs) };
     const refusing = reply.refusing;
@@ -185,28 +208,44 @@ export class RateLimiter {
     return { allowed: false, enforced: true, headline: headlineOf(refusing, limit ?? 0, nowMs) };
   }
 
-  /** Adds the entities a response served. Sent at once so the next request of the key sees them. */
-  async addEntities(keyID: string, quotas: WindowQuota[], entities: number, nowMs = Date.now()): Promise<void> {
-    // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
-    const tracked = quotas;
-    if (tracked.length === 0 || entities <= 0) return;
-    await this.run(keyID, "entities", entities, tracked, nowMs);
+  /**
+   * Notes the entities a response served, counted in the windows of `servedAtMs`. No Redis call:
+   * the key's next admission (or the background flush) adds them before anything is checked.
+   */
+  recordEntities(keyID: string, quotas: WindowQuota[], entities: number, servedAtMs = Date.now()): void {
+    if (quotas.length === 0 || entities <= 0) return;
+    const held = this.unsent.get(keyID);
+    const last = held?.[held.length - 1];
+    // Windows are aligned on UTC boundaries, so one second's windows are all the same hashes.
+    if (last && Math.floor(last.servedAtMs / 1_000) === Math.floor(servedAtMs / 1_000) && last.quotas === quotas) {
+      last.entities += entities;
+    } else if (held) {
+      held.push({ quotas, servedAtMs, entities });
+    } else {
+      this.unsent.set(keyID, [{ quotas, servedAtMs, entities }]);
+    }
+  }
+
+  /** Sends every held entity, one call per key. */
+  async flush(): Promise<void> {
+    const keyIDs = [...this.unsent.keys()];
+    await Promise.all(keyIDs.map((keyID) => this.sendUnsent(keyID)));
   }
 
   /** Current counters of every window the key has used (absent where unused or Redis is unreachable). */
   async current(keyID: string, quotas: WindowQuota[], nowMs = Date.now()): Promise<Map<RateWindow, WindowCount>> {
     // Every window is counted, limited or not: /account/usage reports usage of unlimited keys too.
-    const tracked = quotas;
     const counts = new Map<RateWindow, WindowCount>();
-    if (tracked.length === 0) return counts;
+    if (quotas.length === 0) return counts;
+    await this.sendUnsent(keyID);
     try {
       const replies = await this.calls.execute(({ signal }) => {
         const redis = this.redis.withAbortSignal(signal);
         return Promise.all(
-          tracked.map((quota) => redis.hmGet(this.keyOf(keyID, windowAt(quota.window, nowMs)), ["r", "e"])),
+          quotas.map((quota) => redis.hmGet(this.keyOf(keyID, windowAt(quota.window, nowMs)), ["r", "e"])),
         );
       });
-      tracked.forEach((quota, index) => {
+      quotas.forEach((quota, index) => {
         const [r, e] = replies[index] ?? [];
         // No counter yet: the key has not been used in this window (reported as null).
         if (r === null && e === null) return;
@@ -218,6 +257,19 @@ export class RateLimiter {
     return counts;
   }
 
+  private takeUnsent(keyID: string): UnsentEntities[] {
+    const held = this.unsent.get(keyID) ?? [];
+    this.unsent.delete(keyID);
+    return held;
+  }
+
+  private async sendUnsent(keyID: string): Promise<void> {
+    const held = this.takeUnsent(keyID);
+    if (held.length === 0) return;
+    // Nothing to admit: the script only adds. A refused or failed call is logged by run().
+    await this.run(keyID, [], held, Date.now()).catch(() => undefined);
+  }
+
   private keyOf(keyID: string, span: WindowSpan): string {
     // The hash tag keeps every window of a key in one Redis Cluster slot, as one script needs.
     return `${this.options.prefix ?? "rl"}:{${keyID}}:${span.window}:${span.startMs}`;
@@ -225,17 +277,23 @@ export class RateLimiter {
 
   private async run(
     keyID: string,
-    mode: "admit" | "entities",
-    entities: number,
     quotas: WindowQuota[],
+    carried: UnsentEntities[],
     nowMs: number,
   ): Promise<{ allowed: true; states: WindowState[] } | { allowed: false; refusing: WindowState } | undefined> {
     const spans = quotas.map((quota) => windowAt(quota.window, nowMs));
     const keys = spans.map((span) => this.keyOf(keyID, span));
-    const args = [mode, String(entities)];
+    const args = [String(quotas.length)];
     quotas.forEach((quota, index) => {
       args.push(String(quota.maxRequests ?? -1), String(quota.maxEntities ?? -1), String(spans[index]?.endMs ?? nowMs));
     });
+    for (const held of carried) {
+      for (const quota of held.quotas) {
+        const span = windowAt(quota.window, held.servedAtMs);
+        keys.push(this.keyOf(keyID, span));
+        args.push(String(held.entities), String(span.endMs));
+      }
+    }
     let reply: number[];
     try {
       const raw = await this.calls.execute(async ({ signal }) => {
@@ -251,12 +309,16 @@ export class RateLimiter {
       reply = (raw as unknown[]).map(Number);
     } catch (err) {
       this.markUnreachable(err as Error);
+      if (carried.length > 0) {
+        const entities = carried.reduce((sum, held) => sum + held.entities, 0);
+        this.options.logger.warn({ keyID, entities }, "entities not counted: the rate-limit call failed");
+      }
       if (this.options.failMode === "closed") throw new RateLimiterUnavailableError("rate limiter unavailable");
       return undefined;
     }
     const states = quotas.map((quota, index) => ({
       quota,
-      span: windowAt(quota.window, nowMs),
+      span: spans[index] ?? windowAt(quota.window, nowMs),
       requests: reply[2 + index * 2] ?? 0,
       entities: reply[3 + index * 2] ?? 0,
     }));

@@ -53,7 +53,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       route.path,
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
-      rateLimit(options.limiter, options.recorder, options.logger),
+      rateLimit(options.limiter, options.recorder),
       async (ctx) => {
         const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
         const grant = (ctx.state as KeyedState).grant;
