@@ -4,7 +4,7 @@ import { e2eStack } from "../support/e2e";
 
 /** Creates keys through the running usage service, exactly as the admin CLI does. */
 export async function createKey(
-  tier: "lite" | "base" | "internal",
+  tier: "lite" | "base" | "pro" | "internal",
   options: { active?: boolean; email?: string } = {},
 ) {
   const client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${e2eStack().ports.usage}`, {

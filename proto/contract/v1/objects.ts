@@ -35,6 +35,11 @@ export const v1League = z
     short_name: z.string(),
     enabled: z.boolean().meta({ description: "whether the caller's plan can read it" }),
     active_events: z.number().int(),
+    history_start: z.iso.date().meta({
+      description:
+        "first UTC day of the league's odds history (/v1/odds/history, /v1/history/files): 2026-10-08, or " +
+        "2025-12-22 for leagues with converted earlier recordings",
+    }),
   })
   .meta({ id: "League" });
 
