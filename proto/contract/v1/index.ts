@@ -2,3 +2,4 @@
 export * from "./ids";
 export * from "./objects";
 export * from "./history-start";
+export * from "./prices";

@@ -1,5 +1,5 @@
 import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
-import { history } from "@odds/proto";
+import { history, v1 } from "@odds/proto";
 import { Archiver } from "./archiver";
 import { BookStateStore } from "./book-states";
 import { configSchema } from "./config";
@@ -21,12 +21,14 @@ async function main(): Promise<void> {
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
+  await eventRefs.prepare();
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
     archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
     liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
+    historyStarts: new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES),
   });
   const archiver = new Archiver(stores.live, stores.archive, {
     retentionDays: config.HISTORY_LIVE_RETENTION_DAYS,

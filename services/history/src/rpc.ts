@@ -21,6 +21,9 @@ export function historyRpc(
         ...(request.toMs !== undefined ? { toMs: request.toMs } : {}),
         limit: request.limit,
         cursor: request.cursor,
+        ...(request.view === "v1"
+          ? { view: "v1" as const, marketIDs: request.marketIds, outcomeIDs: request.outcomeIds }
+          : {}),
       }),
     ),
     recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {

@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import type { CursorSeal, Logger } from "@odds/platform";
 import { bearerApiKey, type KeyAccess } from "../access/api-key";
+import { requirePlanFeature } from "../access/plan-features";
 import type { UsageRecorder } from "../access/usage-recorder";
 import { Answer } from "../cache/answer";
 import { ResponseCache } from "../cache/response-cache";
@@ -53,6 +54,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       route.path,
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
+      ...(route.requires ? [requirePlanFeature(route.requires, `GET ${V1_PREFIX}${route.path}`)] : []),
       rateLimit(options.limiter, options.recorder, options.logger),
       async (ctx) => {
         const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
