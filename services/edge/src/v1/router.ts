@@ -15,6 +15,7 @@ import type { RateLimiter } from "../ratelimit/rate-limiter";
 import { linksOf, renderV1Body } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
 import type { V1Route } from "./route";
+import { mountStreamPage } from "./stream/page";
 
 export interface V1RouterOptions {
   logger: Logger;
@@ -47,6 +48,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
     "Sports Odds Read API v1 (preview) reference",
     buildV1OpenApiDocument(routes, options.version),
   );
+  mountStreamPage(router);
 
   for (const route of routes) {
     const paged = isPaged(route.query);
