@@ -266,6 +266,15 @@ export const v1OddsTick = z
   })
   .meta({ id: "OddsTick" });
 
+/** One league-day of ticks downloadable as a Parquet file (/v1/history/files). */
+export const v1HistoryFile = z
+  .object({
+    league_id: z.string(),
+    day: z.iso.date().meta({ description: "UTC day of the ticks' changed_at" }),
+    url: z.string().meta({ description: "where the Parquet file is: /v1/history/files/{league}/{day}" }),
+  })
+  .meta({ id: "HistoryFile" });
+
 /** RFC 9457 problem details: every v1 failure. */
 export const v1Problem = z
   .object({
@@ -308,6 +317,7 @@ export type V1BookmakerOdds = z.infer<typeof v1BookmakerOdds>;
 export type V1EventOdds = z.infer<typeof v1EventOdds>;
 export type V1Problem = z.infer<typeof v1Problem>;
 export type V1OddsTick = z.infer<typeof v1OddsTick>;
+export type V1HistoryFile = z.infer<typeof v1HistoryFile>;
 export type V1Result = z.infer<typeof v1Result>;
 export type V1MarketResult = z.infer<typeof v1MarketResult>;
 export type V1Verdict = (typeof V1_VERDICTS)[number];

@@ -16,6 +16,7 @@ import { edgeConfigSchema } from "./config";
 import { answerUnparseableRequests } from "./http/oversized";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
 import { EventsGateway } from "./gateways/events";
+import { HistoryGateway } from "./gateways/history";
 import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     cursors: new CursorSeal(config.CURSOR_SECRET, config.CURSOR_SECRETS_PREVIOUS),
     routes: dataRoutes(clients),
     v1Routes: v1Routes(clients),
+    historyFiles: new HistoryGateway(clients.history),
     answers,
     health: {
       version,

@@ -6,6 +6,7 @@ import { configSchema } from "./config";
 import { EventRefStore } from "./event-refs";
 import { TickReader } from "./reader";
 import { QuoteRecorder } from "./recorder";
+import { HistoryFiles } from "./files/history-files";
 import { historyRpc } from "./rpc";
 import { connectHistoryStores } from "./tier-stores";
 
@@ -24,11 +25,12 @@ async function main(): Promise<void> {
   await eventRefs.prepare();
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
+  const historyStarts = new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
     archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
     liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
-    historyStarts: new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES),
+    historyStarts,
   });
   const archiver = new Archiver(stores.live, stores.archive, {
     retentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
@@ -42,7 +44,11 @@ async function main(): Promise<void> {
       {
         name: "odds.history.v1.HistoryService",
         definition: history.HistoryServiceService,
-        implementation: historyRpc(logger, { recorder, reader }),
+        implementation: historyRpc(logger, {
+          recorder,
+          reader,
+          files: HistoryFiles.over(stores, eventRefs, reader, historyStarts),
+        }),
       },
     ],
     logger,

@@ -8,6 +8,7 @@ import { BookStateStore } from "../src/book-states";
 import { EventRefStore } from "../src/event-refs";
 import { TickReader } from "../src/reader";
 import { QuoteRecorder } from "../src/recorder";
+import { HistoryFiles } from "../src/files/history-files";
 import { historyRpc } from "../src/rpc";
 import { DAY_MS } from "../src/ticks";
 import type { TickLayout } from "../src/tick-tier";
@@ -102,7 +103,11 @@ export async function startHistory(options: {
       {
         name: "odds.history.v1.HistoryService",
         definition: history.HistoryServiceService,
-        implementation: historyRpc(logger, { recorder, reader }),
+        implementation: historyRpc(logger, {
+          recorder,
+          reader,
+          files: HistoryFiles.over(stores, eventRefs, reader, new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES)),
+        }),
       },
     ],
     logger,

@@ -177,6 +177,7 @@ describe("/v1/openapi.json", () => {
       "/events/lookup",
       "/events/{event_id}",
       "/events/{event_id}/odds",
+      "/history/files",
       "/leagues",
       "/markets",
       "/odds",
