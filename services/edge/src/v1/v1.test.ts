@@ -178,6 +178,7 @@ describe("/v1/openapi.json", () => {
       "/events/{event_id}",
       "/events/{event_id}/odds",
       "/history/files",
+      "/history/files/{league}/{day}",
       "/leagues",
       "/markets",
       "/odds",
@@ -185,6 +186,7 @@ describe("/v1/openapi.json", () => {
       "/players",
       "/results",
       "/sports",
+      "/stream/odds",
       "/teams",
     ]);
     const parameters = document.paths["/events/{event_id}/odds"].get.parameters;
