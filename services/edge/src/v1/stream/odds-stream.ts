@@ -143,7 +143,11 @@ export class OddsStream implements CycleListener {
     if (!this.leased) {
       throw new StreamRefusal(STREAM_CLOSE.tooManyStreams, `at most ${grant.plan.maxStreams} per key`);
     }
-    if (this.closed) return this.cleanUp();
+    if (this.closed) {
+      // Closed while the slot was being taken: cleanUp ran before it was held.
+      await this.deps.leases.release(grant.keyID, this.id);
+      return;
+    }
 
     const odds = await this.deps.feed.read(grant.caller, this.eventIDs);
     const missing = this.eventIDs.filter((id) => !odds.has(id));
@@ -152,7 +156,7 @@ export class OddsStream implements CycleListener {
     if (leagues.size > 1) {
       throw new StreamRefusal(STREAM_CLOSE.badSubscription, "event_ids: events of one league only");
     }
-    if (this.closed) return this.cleanUp();
+    if (this.closed) return;
 
     this.later(this.deps.settings.lifetimeMs, () => this.close(STREAM_CLOSE.lifetime));
     await this.refresh(odds, this.deps.feed.cycleAtMs);
