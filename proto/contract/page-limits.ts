@@ -30,6 +30,7 @@ export const V1_PAGE_LIMITS = {
   teams: { default: 50, max: 250 },
   players: { default: 50, max: 250 },
   markets: { default: 100, max: 1000 },
+  history: { default: 1000, max: 5000 },
 } as const satisfies Record<string, PageLimit>;
 
 /** /v1/events/lookup: external ids per request. */

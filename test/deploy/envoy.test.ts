@@ -73,7 +73,7 @@ describe.each(VALUES_FILES)("Envoy config rendered with %s", (file) => {
 
   test("forwards only /v2/ and the v1 preview's /v1/ to the edge, alike; every other path is answered 404 by Envoy", () => {
     const routes = publicManager().route_config.virtual_hosts.flatMap((vh: any) => vh.routes);
-    const forwarded = routes.filter((r: any) => r.route);
+    const forwarded = routes.filter((r: any) => r.route && r.name !== "v1_stream");
     expect(forwarded.map((r: any) => r.match)).toEqual([{ prefix: "/v2/" }, { prefix: "/v1/" }]);
     expect(forwarded[1].route).toEqual(forwarded[0].route);
     expect(forwarded[0].route.cluster).toBe("edge");
@@ -86,8 +86,27 @@ describe.each(VALUES_FILES)("Envoy config rendered with %s", (file) => {
     expect(address.port_value).toBe(8080);
   });
 
+  test("upgrades to WebSocket only on /v1/stream/, before /v1/, unbuffered, unretried, with timeouts of its own", () => {
+    const hcm = publicManager();
+    expect(hcm.upgrade_configs).toEqual([{ upgrade_type: "websocket", enabled: false }]);
+    const routes = hcm.route_config.virtual_hosts[0].routes;
+    const names = routes.map((r: any) => r.name);
+    expect(names.indexOf("v1_stream")).toBeLessThan(names.indexOf("v1"));
+    const stream = routes.find((r: any) => r.name === "v1_stream");
+    expect(stream.match).toEqual({ prefix: "/v1/stream/" });
+    expect(stream.route.cluster).toBe("edge");
+    expect(stream.route.upgrade_configs).toEqual([{ upgrade_type: "websocket", enabled: true }]);
+    expect(stream.route.retry_policy).toBeUndefined();
+    expect(stream.route.timeout).toBe("0s");
+    // Idle above the 15 s heartbeat; the whole stream above the edge's 1 hour lifetime (the edge closes first).
+    expect(parseInt(stream.route.idle_timeout, 10)).toBeGreaterThan(15);
+    expect(parseInt(stream.route.max_stream_duration.max_stream_duration, 10)).toBeGreaterThan(3600);
+    expect(stream.typed_per_filter_config["envoy.filters.http.buffer"].disabled).toBe(true);
+    for (const r of routes.filter((r: any) => r.name !== "v1_stream")) expect(r.route?.upgrade_configs).toBeUndefined();
+  });
+
   test("retries reads only (GET/HEAD), on gateway errors and resets, within a per-try timeout", () => {
-    const route = publicManager().route_config.virtual_hosts[0].routes.find((r: any) => r.route).route;
+    const route = publicManager().route_config.virtual_hosts[0].routes.find((r: any) => r.name === "v2").route;
     expect(route.timeout).toMatch(/^\d+s$/);
     expect(route.retry_policy.per_try_timeout).toMatch(/^\d+s$/);
     expect(parseInt(route.retry_policy.per_try_timeout, 10)).toBeLessThan(parseInt(route.timeout, 10));

@@ -1,28 +1,12 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser";
 import { e2eStack } from "../support/e2e";
 
-const CHROMIUM = "/usr/bin/chromium";
-
-// Debian's chromium (installed by deploy/local/prepare-test-tools.sh), never a downloaded browser.
 describe("the API reference page in a browser", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: run deploy/local/prepare-test-tools.sh as root`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ export const DEV_CURSOR_SECRET = "local-development-cursor-secret-not-for-deploy
 
 export const SERVICE_NAMES = ["usage", "events", "history", "catalogue", "ingest", "edge"] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
-export type Tier = "lite" | "base" | "internal";
+export type Tier = "lite" | "base" | "pro" | "internal";
 
 export interface StackPorts {
   edge: number;
@@ -87,9 +87,10 @@ async function resolvePorts(ports: StackPorts | "free"): Promise<StackPorts> {
 /** Dev keys live in the data folder: generated once, printed every start, seeded into usage as hashes. */
 function loadDevKeys(dataDir: string): Record<Tier, string> {
   const file = join(dataDir, "dev-keys.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<Tier, string>;
-  const mint = (tier: Tier) => `odds_${tier}_${randomBytes(18).toString("base64url")}`;
-  const keys = { lite: mint("lite"), base: mint("base"), internal: mint("internal") };
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Partial<Record<Tier, string>>) : {};
+  const mint = (tier: Tier) => kept[tier] ?? `odds_${tier}_${randomBytes(18).toString("base64url")}`;
+  const keys = { lite: mint("lite"), base: mint("base"), pro: mint("pro"), internal: mint("internal") };
+  if (Object.keys(kept).length === Object.keys(keys).length) return keys;
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   return keys;
 }

@@ -14,7 +14,7 @@ export const health = z
   .meta({ id: "Health" });
 
 /** The key tiers of the contract. */
-export const TIERS = ["lite", "base", "internal"] as const;
+export const TIERS = ["lite", "base", "pro", "internal"] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** The rate-limit windows of the contract, each a fixed UTC period. */

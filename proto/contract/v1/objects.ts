@@ -35,6 +35,11 @@ export const v1League = z
     short_name: z.string(),
     enabled: z.boolean().meta({ description: "whether the caller's plan can read it" }),
     active_events: z.number().int(),
+    history_start: z.iso.date().meta({
+      description:
+        "first UTC day of the league's odds history (/v1/odds/history, /v1/history/files): 2026-10-08, or " +
+        "2025-12-22 for leagues with converted earlier recordings",
+    }),
   })
   .meta({ id: "League" });
 
@@ -265,6 +270,41 @@ export const v1Result = z
   })
   .meta({ id: "Result" });
 
+export const V1_TICK_KINDS = ["open", "move", "limit", "close"] as const;
+
+/** One recorded change of one bookmaker's price on one outcome (/v1/odds/history). */
+export const v1OddsTick = z
+  .object({
+    event_id: eventId,
+    market_id: marketId,
+    outcome_id: outcomeId,
+    bookmaker: z.string(),
+    changed_at: time,
+    kind: z.enum(V1_TICK_KINDS).meta({
+      description:
+        "open (first price seen), move (price, line or main-line status changed), limit (only the bet limit " +
+        "changed), close (price withdrawn)",
+    }),
+    decimal_odds: z.number().gt(1).nullable().meta({ description: "the new price; null on close" }),
+    implied_probability: z.number().gt(0).lt(1).nullable().meta({ description: "1 / decimal_odds" }),
+    previous_decimal_odds: z.number().gt(1).nullable().meta({ description: "the replaced price; null on open" }),
+    line: z.number().nullable().meta({ description: "spread or total; null for moneylines and yes/no markets" }),
+    is_main_line: z.boolean().nullable(),
+    lay_odds: z.number().nullable().meta({ description: "exchange lay price, for exchange bookmakers" }),
+    max_stake: z.number().nullable().meta({ description: "bet limit after the change" }),
+    previous_max_stake: z.number().nullable().meta({ description: "bet limit before the change" }),
+  })
+  .meta({ id: "OddsTick" });
+
+/** One league-day of ticks downloadable as a Parquet file (/v1/history/files). */
+export const v1HistoryFile = z
+  .object({
+    league_id: z.string(),
+    day: z.iso.date().meta({ description: "UTC day of the ticks' changed_at" }),
+    url: z.string().meta({ description: "where the Parquet file is: /v1/history/files/{league}/{day}" }),
+  })
+  .meta({ id: "HistoryFile" });
+
 /** RFC 9457 problem details: every v1 failure. */
 export const v1Problem = z
   .object({
@@ -306,6 +346,8 @@ export type V1MarketOdds = z.infer<typeof v1MarketOdds>;
 export type V1BookmakerOdds = z.infer<typeof v1BookmakerOdds>;
 export type V1EventOdds = z.infer<typeof v1EventOdds>;
 export type V1Problem = z.infer<typeof v1Problem>;
+export type V1OddsTick = z.infer<typeof v1OddsTick>;
+export type V1HistoryFile = z.infer<typeof v1HistoryFile>;
 export type V1Result = z.infer<typeof v1Result>;
 export type V1MarketResult = z.infer<typeof v1MarketResult>;
 export type V1Verdict = (typeof V1_VERDICTS)[number];

@@ -1,4 +1,4 @@
-import { baseConfigSchema, env, loadConfigOrExit } from "@odds/platform";
+import { baseConfigSchema, env, historyConvertedLeagues, loadConfigOrExit } from "@odds/platform";
 import { type z } from "zod";
 
 export const catalogueConfigSchema = baseConfigSchema.extend({
@@ -8,6 +8,8 @@ export const catalogueConfigSchema = baseConfigSchema.extend({
   CATALOGUE_EVENT_TTL_MS: env.milliseconds(30 * 60_000),
   /** How often a replica checks whether another replica applied a newer cycle. */
   CATALOGUE_REFRESH_MS: env.milliseconds(10_000),
+  /** Leagues whose v1 history starts at the converted recordings (2025-12-22); the others start 2026-10-08. */
+  HISTORY_CONVERTED_LEAGUES: historyConvertedLeagues(),
 });
 
 export type CatalogueConfig = z.output<typeof catalogueConfigSchema>;

@@ -1,5 +1,5 @@
 import { connectMongo, createLogger, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
-import { catalogue } from "@odds/proto";
+import { catalogue, v1 } from "@odds/proto";
 import { loadCatalogueConfig } from "./config";
 import { catalogueRpc } from "./rpc";
 import { PersistedCatalogue } from "./persisted-catalogue";
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       {
         name: "odds.catalogue.v1.PersistedCatalogue",
         definition: catalogue.CatalogueServiceService,
-        implementation: catalogueRpc(service, logger),
+        implementation: catalogueRpc(service, logger, new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES)),
       },
     ],
   });

@@ -1,5 +1,5 @@
 import { unaryHandler } from "@odds/platform";
-import { planScope, type catalogue, type common } from "@odds/proto";
+import { planScope, type catalogue, type common, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
@@ -7,7 +7,11 @@ import { v1Bookmakers, v1Leagues, v1Markets, v1Players, v1Sports, v1Teams } from
 import type { PersistedCatalogue } from "./persisted-catalogue";
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
-export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catalogue.CatalogueServiceServer {
+export function catalogueRpc(
+  service: PersistedCatalogue,
+  logger: Logger,
+  historyStarts: v1.HistoryStarts,
+): catalogue.CatalogueServiceServer {
   const reads = service.reads;
   return {
     listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) => {
@@ -17,7 +21,7 @@ export function catalogueRpc(service: PersistedCatalogue, logger: Logger): catal
     listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) => {
       const scope = planScope.planScopeOf(req.caller);
       const query = { sportIDs: req.sportIds, leagueIDs: req.leagueIds };
-      return jsonPage(isV1(req) ? v1Leagues(reads, scope, query) : reads.leagues(scope, query));
+      return jsonPage(isV1(req) ? v1Leagues(reads, scope, query, historyStarts) : reads.leagues(scope, query));
     }),
     listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) => {
       const scope = planScope.planScopeOf(req.caller);

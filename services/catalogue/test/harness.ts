@@ -7,7 +7,7 @@ import {
   type RunningGrpcServer,
 } from "@odds/platform";
 import { testMongoUri } from "@odds/local";
-import { catalogue, common } from "@odds/proto";
+import { catalogue, common, v1 } from "@odds/proto";
 import pino from "pino";
 import { catalogueRpc } from "../src/rpc";
 import { PersistedCatalogue } from "../src/persisted-catalogue";
@@ -59,7 +59,7 @@ export async function startCatalogue(options: { uri?: string; eventTtlMs?: numbe
       {
         name: "odds.catalogue.v1.PersistedCatalogue",
         definition: catalogue.CatalogueServiceService,
-        implementation: catalogueRpc(service, logger),
+        implementation: catalogueRpc(service, logger, new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES)),
       },
     ],
   });

@@ -1,4 +1,5 @@
 import Router from "@koa/router";
+import type { HistoryGateway } from "./gateways/history";
 import { redactApiKey, type CursorSeal, type Logger } from "@odds/platform";
 import Koa, { type Context, type Middleware } from "koa";
 import compress from "koa-compress";
@@ -42,6 +43,8 @@ export interface EdgeAppOptions {
   answers?: { cache: ResponseCache; version: () => string };
   /** The v1 preview's routes (`v1Routes(clients)`), served under /v1 beside v2; absent: no v1. */
   v1Routes?: V1Route[];
+  /** GET /v1/history/files/{league}/{day} (Parquet downloads, streamed from the history service). */
+  historyFiles?: HistoryGateway;
 }
 
 /** Registered without its trailing slash, a route answers both forms (the router is not strict). */

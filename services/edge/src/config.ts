@@ -49,6 +49,16 @@ export const edgeConfigSchema = baseConfigSchema.extend({
           .min(MIN_CURSOR_SECRET_LENGTH, { error: `each needs at least ${MIN_CURSOR_SECRET_LENGTH} characters` }),
       ),
     ),
+  /** v1 odds stream: a heartbeat after this long without a message (the contract: at most every 15 s). */
+  STREAM_HEARTBEAT_MS: env.milliseconds(15_000).pipe(z.number().max(15_000, { error: "at most 15000 (the contract)" })),
+  /** v1 odds stream: closed with code 4000 after this long (the contract: 1 hour). */
+  STREAM_LIFETIME_MS: env.milliseconds(3_600_000).pipe(z.number().max(3_600_000, { error: "at most 3600000" })),
+  /** v1 odds stream: closed with code 4408 when no subscription arrived within this. */
+  STREAM_SUBSCRIBE_TIMEOUT_MS: env.milliseconds(10_000),
+  /** v1 odds stream: how often the feed's cycle version is read while streams are open (one read for all). */
+  STREAM_POLL_MS: env.milliseconds(250),
+  /** v1 odds stream: an open stream's slot (per key, in Redis) lapses this long after its edge stopped renewing it. */
+  STREAM_LEASE_MS: env.milliseconds(45_000),
   /** After v2's retirement every v2 route answers 410 Gone. */
   V2_RETIRED: env.flag(false),
 });

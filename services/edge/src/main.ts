@@ -16,10 +16,14 @@ import { edgeConfigSchema } from "./config";
 import { answerUnparseableRequests } from "./http/oversized";
 import { closeDownstreamClients, createDownstreamClients } from "./gateways/clients";
 import { EventsGateway } from "./gateways/events";
+import { HistoryGateway } from "./gateways/history";
 import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
 import { dataRoutes } from "./routes";
 import { v1Routes } from "./v1/routes";
+import { OddsFeed } from "./v1/stream/odds-feed";
+import { attachOddsStream } from "./v1/stream/server";
+import { StreamLeases } from "./v1/stream/stream-leases";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
@@ -74,21 +78,23 @@ async function main(): Promise<void> {
       : undefined;
   if (answers) feedVersion.start();
 
+  const access = new KeyAccess(usage, {
+    freshMs: config.PLAN_CACHE_TTL_MS,
+    staleGrantMs: config.KEY_STALE_GRANT_MS,
+    limits: { timeoutMs: config.KEY_RESOLVE_TIMEOUT_MS, ...breaker },
+    logger,
+  });
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
-    access: new KeyAccess(usage, {
-      freshMs: config.PLAN_CACHE_TTL_MS,
-      staleGrantMs: config.KEY_STALE_GRANT_MS,
-      limits: { timeoutMs: config.KEY_RESOLVE_TIMEOUT_MS, ...breaker },
-      logger,
-    }),
+    access,
     limiter,
     recorder,
     usage,
     cursors: new CursorSeal(config.CURSOR_SECRET, config.CURSOR_SECRETS_PREVIOUS),
     routes: dataRoutes(clients),
     v1Routes: v1Routes(clients),
+    historyFiles: new HistoryGateway(clients.history),
     answers,
     health: {
       version,
@@ -103,8 +109,23 @@ async function main(): Promise<void> {
   answerUnparseableRequests(server);
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  const streams = attachOddsStream(server, {
+    access,
+    limiter,
+    recorder,
+    leases: new StreamLeases(redis, config.STREAM_LEASE_MS),
+    feed: new OddsFeed(eventsGateway, config.STREAM_POLL_MS, logger),
+    logger,
+    settings: {
+      heartbeatMs: config.STREAM_HEARTBEAT_MS,
+      lifetimeMs: config.STREAM_LIFETIME_MS,
+      subscribeTimeoutMs: config.STREAM_SUBSCRIBE_TIMEOUT_MS,
+    },
+  });
   const metrics = await startMetricsServer(config.METRICS_PORT);
 
+  // Open odds streams are told to reconnect (close 1001) before the HTTP server drains.
+  lifecycle.onShutdown("odds streams", () => streams.closeAll());
   // Busy keep-alive clients are told to reconnect (to another pod) before the server closes.
   lifecycle.onShutdown("http", () => drainHttpServer(server, HTTP_DRAIN_MS));
   lifecycle.onShutdown(

@@ -28,6 +28,8 @@ export function plan(tier: string, limits: usage.WindowLimit[] = []): usage.Plan
     allBookmakers: tier !== "lite",
     bookmakerIds: tier === "lite" ? ["sportsbet", "tab", "ladbrokes_au", "neds"] : [],
     fairOdds: tier !== "lite",
+    history: tier === "pro" || tier === "internal",
+    maxStreams: tier === "pro" || tier === "internal" ? 2 : 0,
     limits,
   });
 }

@@ -76,11 +76,6 @@ export function externalIDsOf(event: ContractEvent): Record<string, string> {
   return ids;
 }
 
-function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}
-
 function staleAt(isoTime: string): number {
   return Date.parse(isoTime) + staleness.STALE_AFTER_MS;
 }
@@ -143,8 +138,7 @@ function priceOf(quote: ContractBookmakerOdds, nowMs: number): { price: v1.V1Pri
   return {
     price: {
       bookmaker: quote.bookmakerID,
-      decimal_odds: open ? round(quote.decimal, 4) : null,
-      implied_probability: open ? round(1 / quote.decimal, 6) : null,
+      ...(open ? v1.v1DecimalPrice(quote.decimal) : { decimal_odds: null, implied_probability: null }),
       line: lineOf(quote.spread ?? quote.overUnder),
       observed_at: quote.lastUpdatedAt,
     },
@@ -157,7 +151,7 @@ function consensusOf(side: ContractOdds, anyOpen: boolean): v1.V1OutcomeOdds["co
   if (!anyOpen || !side.bookOddsAvailable) return null;
   try {
     const decimal = oddsFormat.americanToDecimal(side.bookOdds);
-    return { decimal_odds: round(decimal, 4), implied_probability: round(1 / decimal, 6) };
+    return v1.v1DecimalPrice(decimal);
   } catch {
     return null;
   }

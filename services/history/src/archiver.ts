@@ -50,6 +50,8 @@ export class Archiver {
   /** Copy step of one batch of an event's day: the ids now held by both tiers (empty when done). */
   async copyBatch(eventDay: EventDay): Promise<string[]> {
     const batch = await this.live.ticksOfDay(eventDay, this.options.batchSize);
+    // The archive notes its days too: the v1 history files list league-days across both tiers.
+    if (batch.length > 0) await this.archive.noteDays([eventDay]);
     await this.archive.upsertTicks(batch);
     return batch.map((tick) => tick._id);
   }

@@ -1,4 +1,4 @@
-import { baseConfigSchema, env } from "@odds/platform";
+import { baseConfigSchema, env, historyConvertedLeagues } from "@odds/platform";
 import { z } from "zod";
 import { TICK_LAYOUTS } from "./tick-tier";
 
@@ -18,6 +18,8 @@ export const configSchema = baseConfigSchema.extend({
   LIVE_READ_TIMEOUT_MS: env.milliseconds(3_000),
   /** per-event (FerretDB: one collection per event) or shared (MongoDB proper: one indexed collection). */
   HISTORY_TICK_LAYOUT: z.enum(TICK_LAYOUTS).default("per-event"),
+  /** Leagues whose v1 history starts at the converted recordings (2025-12-22); the others start 2026-10-08. */
+  HISTORY_CONVERTED_LEAGUES: historyConvertedLeagues(),
 });
 
 export type HistoryConfig = z.output<typeof configSchema>;

@@ -1,11 +1,12 @@
 import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
-import { history } from "@odds/proto";
+import { history, v1 } from "@odds/proto";
 import { Archiver } from "./archiver";
 import { BookStateStore } from "./book-states";
 import { configSchema } from "./config";
 import { EventRefStore } from "./event-refs";
 import { TickReader } from "./reader";
 import { QuoteRecorder } from "./recorder";
+import { HistoryFiles } from "./files/history-files";
 import { historyRpc } from "./rpc";
 import { connectHistoryStores } from "./tier-stores";
 
@@ -21,12 +22,15 @@ async function main(): Promise<void> {
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
+  await eventRefs.prepare();
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
+  const historyStarts = new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
     archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
     liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
+    historyStarts,
   });
   const archiver = new Archiver(stores.live, stores.archive, {
     retentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
@@ -40,7 +44,11 @@ async function main(): Promise<void> {
       {
         name: "odds.history.v1.HistoryService",
         definition: history.HistoryServiceService,
-        implementation: historyRpc(logger, { recorder, reader }),
+        implementation: historyRpc(logger, {
+          recorder,
+          reader,
+          files: HistoryFiles.over(stores, eventRefs, reader, historyStarts),
+        }),
       },
     ],
     logger,

@@ -1,4 +1,4 @@
-import { oddId, pageLimits, planScope } from "@odds/proto";
+import { oddId, pageLimits, planScope, type v1 } from "@odds/proto";
 import {
   CursorCodec,
   InvalidArgumentError,
@@ -17,6 +17,7 @@ import { tierReadSeconds } from "./metrics";
 import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName } from "./tick-tier";
 import { CAPTURE_START_MS, DAY_MS, renderTick, seriesKeyOf, type TickDocument } from "./ticks";
+import { resolveV1Window, toV1Tick, v1ObjectsOf, v1TickFilter } from "./v1-ticks";
 
 export interface TickQuery {
   scope: planScope.PlanScope;
@@ -28,6 +29,11 @@ export interface TickQuery {
   /** 0 or absent = default. */
   limit?: number;
   cursor?: string;
+  /** v1: eventID is a v1 id, v1's window rules, market and outcome filters, v1 OddsTick items. */
+  view?: "v1";
+  /** v1 only: market_id and outcome_id filters (v1 ids). */
+  marketIDs?: string[];
+  outcomeIDs?: string[];
 }
 
 export interface TickPage {
@@ -36,6 +42,8 @@ export interface TickPage {
   nextCursor: string;
   /** Empty unless the series is incomplete. */
   notice: string;
+  /** v1 usage of the page (1 per tick plus 1 per price); absent for v2. */
+  objects?: number;
 }
 
 /** Contract: each request reads at most this many ticks per tier before paging. */
@@ -62,6 +70,8 @@ export interface TickReaderOptions {
   liveReadTimeoutMs: number;
   readCapPerTier?: number;
   now?: () => number;
+  /** Where each league's v1 history starts. */
+  historyStarts: v1.HistoryStarts;
 }
 
 /**
@@ -92,9 +102,16 @@ export class TickReader {
   }
 
   private async read(query: TickQuery): Promise<TickPage> {
-    if (!query.eventID) throw new InvalidArgumentError("eventID", "is required");
-    const limit = requestedPageLimit(query.limit ?? 0, pageLimits.PAGE_LIMITS.history);
+    const isV1 = query.view === "v1";
+    const eventParameter = isV1 ? "event_id" : "eventID";
+    if (!query.eventID) throw new InvalidArgumentError(eventParameter, "is required");
+    const limit = requestedPageLimit(
+      query.limit ?? 0,
+      isV1 ? pageLimits.V1_PAGE_LIMITS.history : pageLimits.PAGE_LIMITS.history,
+    );
     const oddIDs = uniqueSorted(query.oddIDs);
+    const marketIDs = uniqueSorted(query.marketIDs ?? []);
+    const outcomeIDs = uniqueSorted(query.outcomeIDs ?? []);
     const requestedBookmakers = uniqueSorted(query.bookmakerIDs);
     const fingerprint = {
       eventID: query.eventID,
@@ -102,24 +119,35 @@ export class TickReader {
       bookmakerIDs: requestedBookmakers,
       from: query.fromMs ?? null,
       to: query.toMs ?? null,
+      ...(isV1 ? { view: "v1", marketIDs, outcomeIDs } : {}),
     };
     const position = query.cursor ? cursorCodec.decode(query.cursor, fingerprint) : undefined;
 
-    const event = await this.liveCall(() => this.eventRefs.get(query.eventID));
-    if (!event || !inLeagueScope(query.scope, event)) throw new NotFoundError(`eventID: no event ${query.eventID}`);
+    const event = await this.liveCall(() =>
+      isV1 ? this.eventRefs.getByV1Id(query.eventID) : this.eventRefs.get(query.eventID),
+    );
+    if (!event || !inLeagueScope(query.scope, event))
+      throw new NotFoundError(`${eventParameter}: no event ${query.eventID}`);
 
-    const requested = resolveWindow(event, query.fromMs, query.toMs, this.now());
+    const requested = isV1
+      ? resolveV1Window(event, query.fromMs, query.toMs, this.now(), this.options.historyStarts)
+      : resolveWindow(event, query.fromMs, query.toMs, this.now());
     const toMs = position?.to ?? requested.toMs;
     const fromMs = Math.max(requested.fromMs, CAPTURE_START_MS);
     const bookmakerIDs = visibleBookmakers(query.scope, requestedBookmakers);
-    if (fromMs >= toMs || bookmakerIDs?.length === 0) return EMPTY_PAGE;
+    if (fromMs >= toMs || bookmakerIDs?.length === 0) return isV1 ? { ...EMPTY_PAGE, objects: 0 } : EMPTY_PAGE;
 
     const window: TickWindow = { eventID: event.eventID, fromMs, toMs, ...(bookmakerIDs ? { bookmakerIDs } : {}) };
-    const page = await this.readWindow(window, position, limit, oddId.oddIDFilter(oddIDs));
+    const keeps = isV1 ? v1TickFilter(marketIDs, outcomeIDs) : oddId.oddIDFilter(oddIDs);
+    const page = await this.readWindow(window, position, limit, keeps);
+    const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
+    if (!isV1) return { items: page.items.map(renderTick), nextCursor, notice: page.notice };
+    const ticks = page.items.map(toV1Tick);
     return {
-      items: page.items.map(renderTick),
-      nextCursor: page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "",
+      items: ticks.map((tick) => Buffer.from(JSON.stringify(tick), "utf8")),
+      nextCursor,
       notice: page.notice,
+      objects: ticks.reduce((sum, tick) => sum + v1ObjectsOf(tick), 0),
     };
   }
 

@@ -1,6 +1,7 @@
-import { unaryHandler } from "@odds/platform";
-import { planScope, type history } from "@odds/proto";
+import { serverStreamingHandler, unaryHandler } from "@odds/platform";
+import { history, planScope } from "@odds/proto";
 import type { Logger } from "pino";
+import { toV1HistoryFile, type HistoryFiles } from "./files/history-files";
 import type { TickReader } from "./reader";
 import type { QuoteRecorder } from "./recorder";
 import type { BookSnapshot } from "./ticks";
@@ -8,9 +9,26 @@ import type { BookSnapshot } from "./ticks";
 /** Maps HistoryService messages to the recorder and reader; no rules live here. */
 export function historyRpc(
   logger: Logger,
-  domain: { recorder: QuoteRecorder; reader: TickReader },
+  domain: { recorder: QuoteRecorder; reader: TickReader; files: HistoryFiles },
 ): history.HistoryServiceServer {
   return {
+    listHistoryFiles: unaryHandler(logger, async (request: history.ListHistoryFilesRequest) => {
+      const days = await domain.files.list(planScope.planScopeOf(request.caller), request.leagueIds);
+      const items = days.map((day) => Buffer.from(JSON.stringify(toV1HistoryFile(day)), "utf8"));
+      return { items, nextCursor: "", notice: "", objects: items.length };
+    }),
+    getHistoryFile: serverStreamingHandler(logger, async function* (request: history.GetHistoryFileRequest) {
+      const file = await domain.files.file(planScope.planScopeOf(request.caller), request.leagueId, request.day);
+      let first = true;
+      for await (const data of file.open()) {
+        yield history.HistoryFileChunk.create({
+          ...(first ? { size: file.size, etag: file.etag } : {}),
+          data: data as Buffer,
+        });
+        first = false;
+      }
+      if (first) yield history.HistoryFileChunk.create({ size: file.size, etag: file.etag });
+    }),
     listTicks: unaryHandler(logger, (request: history.ListTicksRequest) =>
       domain.reader.listTicks({
         scope: planScope.planScopeOf(request.caller),
@@ -21,6 +39,9 @@ export function historyRpc(
         ...(request.toMs !== undefined ? { toMs: request.toMs } : {}),
         limit: request.limit,
         cursor: request.cursor,
+        ...(request.view === "v1"
+          ? { view: "v1" as const, marketIDs: request.marketIds, outcomeIDs: request.outcomeIds }
+          : {}),
       }),
     ),
     recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { freePort, logPath, startFerretDb, testMongoUri, testStoresDir, type MongoServer } from "@odds/local";
 import { callUnary, createGrpcClient, createLogger, startGrpcServer, type RunningGrpcServer } from "@odds/platform";
-import { type common, history } from "@odds/proto";
+import { type common, history, v1 } from "@odds/proto";
 import { Archiver } from "../src/archiver";
 import { BookStateStore } from "../src/book-states";
 import { EventRefStore } from "../src/event-refs";
 import { TickReader } from "../src/reader";
 import { QuoteRecorder } from "../src/recorder";
+import { HistoryFiles } from "../src/files/history-files";
 import { historyRpc } from "../src/rpc";
 import { DAY_MS } from "../src/ticks";
 import type { TickLayout } from "../src/tick-tier";
@@ -85,12 +86,14 @@ export async function startHistory(options: {
   );
   const books = new BookStateStore(stores.live);
   const eventRefs = new EventRefStore(stores.liveDb);
+  await eventRefs.prepare();
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: 28,
     archiveReadTimeoutMs: options.archiveReadTimeoutMs ?? 1_500,
     liveReadTimeoutMs: options.liveReadTimeoutMs ?? 3_000,
     ...(options.readCapPerTier ? { readCapPerTier: options.readCapPerTier } : {}),
+    historyStarts: new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES),
   });
   const archiver = new Archiver(stores.live, stores.archive, { retentionDays: 28, batchSize: 500, logger });
   const server: RunningGrpcServer = await startGrpcServer({
@@ -100,7 +103,11 @@ export async function startHistory(options: {
       {
         name: "odds.history.v1.HistoryService",
         definition: history.HistoryServiceService,
-        implementation: historyRpc(logger, { recorder, reader }),
+        implementation: historyRpc(logger, {
+          recorder,
+          reader,
+          files: HistoryFiles.over(stores, eventRefs, reader, new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES)),
+        }),
       },
     ],
     logger,

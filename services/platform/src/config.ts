@@ -1,3 +1,4 @@
+import { v1 } from "@odds/proto";
 import { z } from "zod";
 
 /** Thrown (and reported by loadConfig) when the environment does not satisfy a service's schema. */
@@ -64,3 +65,13 @@ export const baseConfigSchema = z.object({
   METRICS_PORT: env.port(0),
   SHUTDOWN_TIMEOUT_MS: env.milliseconds(10_000),
 });
+
+/**
+ * HISTORY_CONVERTED_LEAGUES: the leagues whose v1 history starts at their converted earlier recordings
+ * (the per-league history start setting), read alike by catalogue (shows it) and history (enforces it).
+ */
+export const historyConvertedLeagues = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? v1.DEFAULT_CONVERTED_LEAGUES : env.list().parse(value)));

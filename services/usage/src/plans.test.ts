@@ -25,11 +25,32 @@ describe("PlanBook", () => {
     expect(internal.limits.every((limit) => limit.maxRequests === null && limit.maxEntities === null)).toBe(true);
   });
 
+  it("gives the default pro plan everything, v1 history and two streams, under finite request limits", () => {
+    const pro = plans.planFor("pro");
+    expect([pro.sportIDs, pro.leagueIDs, pro.bookmakerIDs]).toEqual([null, null, null]);
+    expect([pro.history, pro.maxStreams]).toEqual([true, 2]);
+    expect(pro.limits.map((limit) => limit.maxRequests)).not.toContain(null);
+    const base = plans.planFor("base");
+    expect([base.history, base.maxStreams]).toEqual([false, 0]);
+    expect(plans.planFor("lite").history).toBe(false);
+  });
+
+  it("rejects a plans file without the pro tier, naming it", () => {
+    const yaml = `
+tiers:
+  lite: { sports: all, leagues: all, bookmakers: all, fairOdds: false, limits: {} }
+  base: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
+  internal: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
+`;
+    expect(() => PlanBook.fromYaml(yaml)).toThrow(/tiers\.pro/);
+  });
+
   it("resolves an explicit bookmaker list and treats a missing window as unlimited", () => {
     const yaml = `
 tiers:
   lite: { sports: all, leagues: [AFL], bookmakers: { only: [tab, neds] }, fairOdds: false, limits: { per-day: { max-requests: 10, max-entities: null } } }
   base: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
+  pro: { sports: all, leagues: all, bookmakers: all, fairOdds: true, history: true, streams: 2, limits: {} }
   internal: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
 `;
     const lite = PlanBook.fromYaml(yaml).planFor("lite");
@@ -47,6 +68,7 @@ tiers:
 tiers:
   lite: { sports: all, leagues: all, bookmakers: all, fairOdds: false, limits: { per-day: { max-requests: -1, max-entities: null } } }
   base: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
+  pro: { sports: all, leagues: all, bookmakers: all, fairOdds: true, history: true, streams: 2, limits: {} }
   internal: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
 `;
     expect(() => PlanBook.fromYaml(yaml)).toThrow(PlanFileError);
@@ -58,6 +80,7 @@ tiers:
 tiers:
   lite: { sports: all, leagues: all, bookmakers: { top: 3 }, fairOdds: false, limits: {} }
   base: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
+  pro: { sports: all, leagues: all, bookmakers: all, fairOdds: true, history: true, streams: 2, limits: {} }
   internal: { sports: all, leagues: all, bookmakers: all, fairOdds: true, limits: {} }
 `;
     expect(() => PlanBook.fromYaml(yaml)).toThrow(/bookmakerOrder/);

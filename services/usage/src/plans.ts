@@ -24,6 +24,10 @@ const tierPlanSchema = z
     leagues: scopeSchema,
     bookmakers: bookmakerCapSchema,
     fairOdds: z.boolean(),
+    /** v1 odds history and history files. */
+    history: z.boolean().default(false),
+    /** v1 odds streams a key may hold open at once (0: none). */
+    streams: z.number().int().min(0).default(0),
     limits: z.object(Object.fromEntries(RATE_WINDOWS.map((w) => [w, windowLimitSchema.optional()]))).strict(),
   })
   .strict();
@@ -31,7 +35,9 @@ const tierPlanSchema = z
 const plansFileSchema = z
   .object({
     bookmakerOrder: z.array(z.string().min(1)).default([]),
-    tiers: z.object({ lite: tierPlanSchema, base: tierPlanSchema, internal: tierPlanSchema }).strict(),
+    tiers: z
+      .object(Object.fromEntries(TIERS.map((tier) => [tier, tierPlanSchema])) as Record<Tier, typeof tierPlanSchema>)
+      .strict(),
   })
   .strict();
 
@@ -49,6 +55,10 @@ export interface Plan {
   leagueIDs: string[] | null;
   bookmakerIDs: string[] | null;
   fairOdds: boolean;
+  /** v1 odds history and history files (the Pro plan). */
+  history: boolean;
+  /** v1 odds streams a key may hold open at once (0: none). */
+  maxStreams: number;
   limits: WindowLimit[];
 }
 
@@ -83,6 +93,8 @@ export class PlanBook {
         leagueIDs: plan.leagues === "all" ? null : plan.leagues,
         bookmakerIDs,
         fairOdds: plan.fairOdds,
+        history: plan.history,
+        maxStreams: plan.streams,
         limits: RATE_WINDOWS.map((window) => ({
           window,
           maxRequests: plan.limits[window]?.["max-requests"] ?? null,
@@ -90,7 +102,7 @@ export class PlanBook {
         })),
       };
     };
-    return new PlanBook({ lite: resolve("lite"), base: resolve("base"), internal: resolve("internal") });
+    return new PlanBook(Object.fromEntries(TIERS.map((tier) => [tier, resolve(tier)])) as Record<Tier, Plan>);
   }
 
   static fromFile(path: string): PlanBook {

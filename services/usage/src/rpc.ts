@@ -26,6 +26,8 @@ export function planMessage(plan: Plan): usage.Plan {
     allBookmakers: plan.bookmakerIDs === null,
     bookmakerIds: plan.bookmakerIDs ?? [],
     fairOdds: plan.fairOdds,
+    history: plan.history,
+    maxStreams: plan.maxStreams,
     limits: plan.limits.map((limit) => ({
       window: limit.window,
       maxRequests: limit.maxRequests ?? undefined,

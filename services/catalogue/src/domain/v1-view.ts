@@ -50,7 +50,12 @@ export function v1Sports(reads: CatalogueReads, scope: PlanScope): ReadPage<v1.V
   };
 }
 
-export function v1Leagues(reads: CatalogueReads, scope: PlanScope, query: Parameters<CatalogueReads["leagues"]>[1]) {
+export function v1Leagues(
+  reads: CatalogueReads,
+  scope: PlanScope,
+  query: Parameters<CatalogueReads["leagues"]>[1],
+  historyStarts: v1.HistoryStarts,
+) {
   const page = reads.leagues(scope, query);
   return {
     items: page.items.map((league): v1.V1League => ({
@@ -60,6 +65,7 @@ export function v1Leagues(reads: CatalogueReads, scope: PlanScope, query: Parame
       short_name: league.shortName,
       enabled: league.enabled,
       active_events: league.activeEvents,
+      history_start: historyStarts.dayOf(league.leagueID),
     })),
     nextCursor: "",
   };

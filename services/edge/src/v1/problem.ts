@@ -7,7 +7,7 @@ export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 const DEFAULT_DETAIL: Record<number, string> = {
   400: "the request's parameters are not valid",
   401: "send a valid key as Authorization: Bearer <API_KEY>",
-  403: "the key is deactivated",
+  403: "the key is deactivated, or its plan does not include this",
   404: "no such resource, or not visible to the key's plan",
   405: "only GET and HEAD are served",
   429: "a rate-limit window of the key's plan is exhausted",

@@ -1,6 +1,7 @@
 import type { common } from "@odds/proto";
 import type { z } from "zod";
 import type { KeyGrant } from "../access/api-key";
+import type { PlanFeature } from "../access/plan-features";
 
 /** A v1 page: rendered v1 objects, the next cursor, and the usage in objects. */
 export interface V1Page {
@@ -26,6 +27,8 @@ export interface V1Route<Q extends z.ZodType = z.ZodType> {
   data: "list" | "object";
   /** Statuses this route may answer besides 401, 403 and 429. */
   errors: number[];
+  /** A part of v1 only some plans include: other keys get a 403 problem naming the plan. */
+  requires?: PlanFeature;
   load(params: z.output<Q>, grant: KeyGrant): Promise<V1Page>;
 }
 

@@ -1,6 +1,9 @@
 import Router from "@koa/router";
 import type { CursorSeal, Logger } from "@odds/platform";
 import { bearerApiKey, type KeyAccess } from "../access/api-key";
+import { requirePlanFeature } from "../access/plan-features";
+import type { HistoryGateway } from "../gateways/history";
+import { mountHistoryFileDownload } from "./routes/history-files";
 import type { UsageRecorder } from "../access/usage-recorder";
 import { Answer } from "../cache/answer";
 import { ResponseCache } from "../cache/response-cache";
@@ -14,6 +17,7 @@ import type { RateLimiter } from "../ratelimit/rate-limiter";
 import { linksOf, renderV1Body } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
 import type { V1Route } from "./route";
+import { mountStreamPage } from "./stream/page";
 
 export interface V1RouterOptions {
   logger: Logger;
@@ -23,6 +27,8 @@ export interface V1RouterOptions {
   /** Seals `links.next` cursors as v2's are: bound to route, plan scope and query. */
   cursors: CursorSeal;
   version: string;
+  /** Serves GET /v1/history/files/{league}/{day} (Parquet); absent: not served. */
+  historyFiles?: HistoryGateway;
   /** Answers cached per (route, path, query, plan scope, feed version), as v2's are. */
   answers?: { cache: ResponseCache; version: () => string };
 }
@@ -46,6 +52,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
     "Sports Odds Read API v1 (preview) reference",
     buildV1OpenApiDocument(routes, options.version),
   );
+  mountStreamPage(router);
 
   for (const route of routes) {
     const paged = isPaged(route.query);
@@ -53,6 +60,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       route.path,
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
+      ...(route.requires ? [requirePlanFeature(route.requires, `GET ${V1_PREFIX}${route.path}`)] : []),
       rateLimit(options.limiter, options.recorder),
       async (ctx) => {
         const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
@@ -76,6 +84,18 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
           : await load();
         await sendAnswer(ctx, answer);
       },
+    );
+  }
+  if (options.historyFiles) {
+    mountHistoryFileDownload(
+      router,
+      [
+        routeScope([400, 404, 500, 503]),
+        authenticate(options.access, bearerApiKey),
+        requirePlanFeature("history", `GET ${V1_PREFIX}/history/files/{league}/{day}`),
+        rateLimit(options.limiter, options.recorder),
+      ],
+      options.historyFiles,
     );
   }
   return router;

@@ -10,6 +10,9 @@ import { problemType } from "./problem";
 import { v1Routes } from "./routes";
 import { v1EventOddsQuery, v1EventsQuery, v1LookupQuery, v1OddsQuery, toListEventsV1Request } from "./routes/events";
 import { v1PlayersQuery, v1SportsQuery } from "./routes/catalogue";
+import { v1OddsHistoryQuery } from "./routes/history";
+import { planIncludes, planRequired } from "../access/plan-features";
+import { plan } from "../../test/fixtures";
 
 const eventID = v1.v1Id("event", "AFL_2026-11-21_A_vs_B");
 
@@ -62,6 +65,33 @@ describe("v1 parameters", () => {
     expect(rejection(() => parseQuery(v1OddsQuery, { group_by: "event" })).detail).toMatch(/^group_by: /);
     expect(parseQuery(v1OddsQuery, {}).group_by).toBe("market");
     expect(rejection(() => parseQuery(v1PlayersQuery, { player_id: "NICK_1_AFL" })).detail).toMatch(/^player_id/);
+  });
+
+  test("odds history takes one v1 event id, v1 market and outcome ids, dates and a limit up to 5000", () => {
+    const parsed = parseQuery(v1OddsHistoryQuery, { event_id: eventID, from: "2026-11-20T00:00:00Z" });
+    expect([parsed.event_id, parsed.from, parsed.limit]).toEqual([eventID, Date.UTC(2026, 10, 20), 1000]);
+    expect(rejection(() => parseQuery(v1OddsHistoryQuery, {})).detail).toMatch(/^event_id/);
+    expect(rejection(() => parseQuery(v1OddsHistoryQuery, { event_id: `${eventID},${eventID}` })).detail).toMatch(
+      /^event_id/,
+    );
+    expect(rejection(() => parseQuery(v1OddsHistoryQuery, { event_id: eventID, market_id: "x" })).detail).toMatch(
+      /^market_id/,
+    );
+    expect(rejection(() => parseQuery(v1OddsHistoryQuery, { event_id: eventID, limit: "5001" })).detail).toMatch(
+      /^limit: at most 5000/,
+    );
+  });
+
+  test("history and streams are the pro plan's: other plans are refused with a 403 naming the plan", () => {
+    expect(planIncludes(plan("pro"), "history")).toBe(true);
+    expect(planIncludes(plan("pro"), "stream")).toBe(true);
+    for (const tier of ["lite", "base"]) {
+      expect(planIncludes(plan(tier), "history")).toBe(false);
+      expect(planIncludes(plan(tier), "stream")).toBe(false);
+    }
+    const refused = planRequired("GET /v1/odds/history", plan("base"));
+    expect([refused.status, refused.error]).toEqual([403, "Plan required"]);
+    expect(refused.detail).toBe("GET /v1/odds/history is part of the pro plan; this key's plan is base");
   });
 
   test("lookup takes exactly one of id and external_ids, at most 100 bookmakerID:id", () => {
@@ -140,19 +170,23 @@ describe("/v1/openapi.json", () => {
     expect(Object.keys(failure.content)).toEqual(["application/problem+json"]);
   });
 
-  test("documents every v1 route of part 1, path parameters included", () => {
+  test("documents every v1 route, path parameters included", () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       "/bookmakers",
       "/events",
       "/events/lookup",
       "/events/{event_id}",
       "/events/{event_id}/odds",
+      "/history/files",
+      "/history/files/{league}/{day}",
       "/leagues",
       "/markets",
       "/odds",
+      "/odds/history",
       "/players",
       "/results",
       "/sports",
+      "/stream/odds",
       "/teams",
     ]);
     const parameters = document.paths["/events/{event_id}/odds"].get.parameters;
@@ -161,5 +195,7 @@ describe("/v1/openapi.json", () => {
       required: true,
     });
     expect(document.components.schemas.EventOdds.properties.markets).toBeDefined();
+    expect(document.components.schemas.OddsTick.properties.decimal_odds).toBeDefined();
+    expect(Object.keys(document.paths["/odds/history"].get.responses)).toContain("403");
   });
 });

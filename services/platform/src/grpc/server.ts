@@ -5,6 +5,7 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
   type ServerUnaryCall,
+  type ServerWritableStream,
 } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
@@ -83,5 +84,29 @@ export function unaryHandler<Req, Res>(
         return callback(toServiceError(err));
       },
     );
+  };
+}
+
+/**
+ * Server-streaming counterpart of unaryHandler: writes every message `handle` yields, then ends the
+ * call; a failure (before or between messages) ends it with the error's gRPC status.
+ */
+export function serverStreamingHandler<Req, Res>(
+  logger: Logger,
+  handle: (request: Req, call: ServerWritableStream<Req, Res>) => AsyncIterable<Res>,
+): (call: ServerWritableStream<Req, Res>) => void {
+  return (call) => {
+    void (async () => {
+      try {
+        for await (const message of handle(call.request, call)) {
+          if (call.cancelled) return;
+          if (!call.write(message)) await new Promise((resolve) => call.once("drain", resolve));
+        }
+        call.end();
+      } catch (err) {
+        if (!(err instanceof DomainError)) logger.error({ err, path: call.getPath() }, "unhandled error in RPC");
+        call.emit("error", toServiceError(err));
+      }
+    })();
   };
 }

@@ -1,7 +1,7 @@
 // How a simulated match unfolds: team strengths, the latent expectation that prices follow,
 // the period clock, scores and results. Everything is a pure function of (seed, event, time).
 import { competitorSport } from "./competitors";
-import type { FixturePlayer, PlayerRole } from "./fixtures";
+import type { FixturePlayer } from "./fixtures";
 import { playerResult, settleFirstTryScorer } from "./player-markets";
 import { drift, normal, poisson, unit } from "./random";
 import { teamID, upperToken, type ScheduledEvent } from "./schedule";

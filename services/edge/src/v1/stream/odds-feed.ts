@@ -1,0 +1,119 @@
+import type { Logger } from "@odds/platform";
+import type { common, v1 } from "@odds/proto";
+import type { EventsGateway } from "../../gateways/events";
+import { toListEventsV1Request } from "../routes/events";
+import { objectsOfEventOdds } from "./protocol";
+
+/** One event's odds as of one cycle, rendered once for every stream that follows it. */
+export interface StreamedOdds {
+  odds: v1.V1EventOdds;
+  /** The odds as sent (compared to tell whether a cycle changed them). */
+  json: string;
+  objects: number;
+}
+
+/** A subscriber of the feed: told of every new cycle with the odds of the events it follows. */
+export interface CycleListener {
+  readonly caller: common.Caller;
+  readonly eventIDs: readonly string[];
+  onCycle(odds: ReadonlyMap<string, StreamedOdds>, cycleAtMs: number): void;
+}
+
+/** ListEventsV1 answers at most this many events per page (the v1 odds page maximum). */
+const READ_CHUNK = 50;
+
+/**
+ * Feeds every open odds stream from the events service's cycle versions: while any stream is
+ * open it polls the feed status (one call per interval, however many streams), and on a new cycle
+ * reads the odds of every followed event once per plan scope (in pages of 50 events) and hands
+ * each stream its part. A thousand streams on one plan cost one read per cycle, not a thousand.
+ */
+export class OddsFeed {
+  private readonly listeners = new Set<CycleListener>();
+  private timer: NodeJS.Timeout | undefined;
+  private lastCycleAtMs = 0;
+  private polling = false;
+
+  constructor(
+    private readonly events: EventsGateway,
+    private readonly pollMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The cycle the feed last saw (0 before the first poll). */
+  get cycleAtMs(): number {
+    return this.lastCycleAtMs;
+  }
+
+  add(listener: CycleListener): void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.poll(), this.pollMs);
+      this.timer.unref();
+    }
+  }
+
+  remove(listener: CycleListener): void {
+    this.listeners.delete(listener);
+    if (this.listeners.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** The odds of `eventIDs` as `caller`'s plan sees them now (events it cannot see are absent). */
+  async read(caller: common.Caller, eventIDs: readonly string[]): Promise<Map<string, StreamedOdds>> {
+    const unique = [...new Set(eventIDs)];
+    const found = new Map<string, StreamedOdds>();
+    for (let start = 0; start < unique.length; start += READ_CHUNK) {
+      const chunk = unique.slice(start, start + READ_CHUNK);
+      const page: common.JsonPage = await this.events.listEventsV1(
+        toListEventsV1Request("odds", { event_id: chunk, limit: READ_CHUNK }, caller),
+      );
+      for (const item of page.items) {
+        const json = Buffer.from(item).toString("utf8");
+        const odds = JSON.parse(json) as v1.V1EventOdds;
+        found.set(odds.event_id, { odds, json, objects: objectsOfEventOdds(odds) });
+      }
+    }
+    return found;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const status = await this.events.feedStatus();
+      const cycleAtMs = Number(status.lastCycleAtMs);
+      if (cycleAtMs === this.lastCycleAtMs) return;
+      await this.fanOut(cycleAtMs);
+      // Only once delivered: a cycle whose read failed is read again at the next poll.
+      this.lastCycleAtMs = cycleAtMs;
+    } catch (err) {
+      this.logger.warn({ err: { message: (err as Error).message } }, "odds stream cycle not read; next poll retries");
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** One read per plan scope for the union of the events its streams follow. */
+  private async fanOut(cycleAtMs: number): Promise<void> {
+    const byScope = new Map<string, CycleListener[]>();
+    for (const listener of this.listeners) {
+      const scope = scopeKey(listener.caller);
+      byScope.set(scope, [...(byScope.get(scope) ?? []), listener]);
+    }
+    for (const group of byScope.values()) {
+      const odds = await this.read(
+        group[0]!.caller,
+        group.flatMap((listener) => listener.eventIDs),
+      );
+      for (const listener of group) listener.onCycle(odds, cycleAtMs);
+    }
+  }
+}
+
+/** Callers with the same plan see the same odds; the key itself does not change them. */
+function scopeKey(caller: common.Caller): string {
+  return JSON.stringify({ ...caller, keyId: "" });
+}
