@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { v1 } from "@odds/proto";
 import type { z } from "zod";
 import { createKey } from "../edge/keys";
-import { getV2 } from "../support/e2e";
+import { e2eStack, getV2 } from "../support/e2e";
 import { getV1, type V1Response } from "./client";
 
 /** The v1 preview through the real edge, events and catalogue services, on the simulated feed. */
@@ -329,7 +329,11 @@ describe("v1 preview on the running stack", () => {
       expectProblem(await getV1("/sports", { as: "none" }), 401);
       expectProblem(await getV1("/sports", { apiKey: "odds_base_unknown" }), 401);
       expectProblem(await getV1("/sports", { tier: "base", as: "x-api-key" }), 401, /Bearer/);
-      expectProblem(await getV1("/sports", { tier: "base", as: "query" }), 401, /Bearer/);
+      const inQuery = await getV1("/sports", { tier: "base", as: "query" });
+      expectProblem(inQuery, 401, /Bearer/);
+      // The problem names the request it answers, never the key it was sent with.
+      expect(inQuery.body.instance).toBe("/v1/sports?apiKey=[REDACTED]");
+      expect(JSON.stringify(inQuery.body)).not.toContain(e2eStack().apiKeys.base);
       // The same key works on v2 the v2 way: the keys and plans are the same.
       expect((await getV2("/sports/", { tier: "base" })).status).toBe(200);
     });

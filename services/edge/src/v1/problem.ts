@@ -1,3 +1,4 @@
+import { redactApiKey } from "@odds/platform";
 import type { Context } from "koa";
 import type { ApiError } from "../http/errors";
 
@@ -33,6 +34,7 @@ export function writeProblem(ctx: Context, error: ApiError): void {
     title: error.error,
     status: error.status,
     detail: error.detail ?? DEFAULT_DETAIL[error.status] ?? error.error,
-    instance: ctx.originalUrl,
+    // the request it answers, without a key sent in the query (refused in v1, but never echoed)
+    instance: redactApiKey(ctx.originalUrl),
   });
 }
