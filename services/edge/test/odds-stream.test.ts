@@ -82,6 +82,15 @@ function publishCycle(): void {
   fakeEvents.lastCycleAtMs = Date.UTC(2030, 0, 1) + cycles * 5_000;
 }
 
+/** Resolves once the feed has delivered the events service's latest cycle to its streams. */
+async function feedCaughtUp(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (feed.cycleAtMs !== fakeEvents.lastCycleAtMs) {
+    if (Date.now() > deadline) throw new Error(`feed at ${feed.cycleAtMs}, events at ${fakeEvents.lastCycleAtMs}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function addKey(tier: string, limits: usage.WindowLimit[] = []): { apiKey: string; keyID: string } {
   const apiKey = `odds_${tier}_${randomBytes(12).toString("hex")}`;
   return { apiKey, keyID: fakeUsage.add(apiKey, tier, { limits }) };
@@ -189,5 +198,53 @@ describe("v1 odds stream: quota", () => {
     const again = new StreamClient(apiKey, EVENTS.slice(0, 1));
     expect((await again.closed).code).toBe(STREAM_CLOSE.quotaExhausted.code);
     expect(again.snapshots).toEqual([]);
+  }, 60_000);
+});
+
+describe("v1 odds stream: one read per cycle", () => {
+  /**
+   * Opens one stream per entry of `tiers` (two per key, the plan's maximum), each following one to
+   * four events of the league, publishes `count` cycles and returns how many ListEventsV1 reads
+   * each cycle cost once every stream had its new snapshot, with the events each read asked for.
+   */
+  async function readsPerCycle(tiers: string[], count: number): Promise<{ reads: number; eventIDs: string[][] }[]> {
+    const keys = tiers.map((tier, i) => (i % 2 === 0 ? addKey(tier) : undefined));
+    const clients = tiers.map(
+      (_tier, i) => new StreamClient(keys[i - (i % 2)]!.apiKey, EVENTS.slice(0, 1 + (i % EVENTS.length))),
+    );
+    try {
+      await Promise.all(clients.map((client) => client.received(1)));
+      await feedCaughtUp();
+      const perCycle = [];
+      for (let cycle = 1; cycle <= count; cycle += 1) {
+        const before = fakeEvents.v1Reads.length;
+        publishCycle();
+        await Promise.all(clients.map((client) => client.received(1 + cycle)));
+        await feedCaughtUp();
+        const reads = fakeEvents.v1Reads.slice(before);
+        perCycle.push({ reads: reads.length, eventIDs: reads.map((read) => [...read.eventIds].sort()) });
+      }
+      for (const client of clients) {
+        expect(client.snapshots.at(-1)!.cycle_at).toBe(new Date(fakeEvents.lastCycleAtMs).toISOString());
+      }
+      return perCycle;
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  }
+
+  it("reads the odds once per cycle for one stream and for ten streams of one plan", async () => {
+    const followedByOne = [EVENTS[0]!];
+    expect(await readsPerCycle(["pro"], 3)).toEqual(Array(3).fill({ reads: 1, eventIDs: [followedByOne] }));
+    // Ten streams on five keys follow every event between them: still one read, for their union.
+    const all = [...EVENTS].sort();
+    expect(await readsPerCycle(Array(10).fill("pro"), 3)).toEqual(Array(3).fill({ reads: 1, eventIDs: [all] }));
+  }, 60_000);
+
+  it("reads once per plan scope: ten pro and two internal streams cost two reads per cycle", async () => {
+    const perCycle = await readsPerCycle([...Array(10).fill("pro"), "internal", "internal"], 2);
+    // The two internal streams follow three and four events: their plan's read asks for all four too.
+    const all = [...EVENTS].sort();
+    expect(perCycle).toEqual(Array(2).fill({ reads: 2, eventIDs: [all, all] }));
   }, 60_000);
 });
