@@ -77,12 +77,25 @@ export class FakeUsageService {
   }
 }
 
-/** An in-process events service answering only GetFeedStatus. */
+/**
+ * An in-process events service answering GetFeedStatus, and ListEventsV1 with the documents in
+ * `v1Items` (by v1 event id, whatever the view) for the requested ids; every ListEventsV1 call is kept.
+ */
 export class FakeFeed {
   lastCycleAtMs = 0;
+  readonly v1Items = new Map<string, object>();
+  readonly v1Reads: events.ListEventsV1Request[] = [];
   implementation(logger: Logger): Partial<events.EventsServiceServer> {
     return {
       getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: this.lastCycleAtMs, eventCount: 3 })),
+      listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request) => {
+        this.v1Reads.push(req);
+        const found = req.eventIds.flatMap((id) => {
+          const item = this.v1Items.get(id);
+          return item ? [Buffer.from(JSON.stringify(item))] : [];
+        });
+        return { items: found, nextCursor: "", notice: "" };
+      }),
     };
   }
 }

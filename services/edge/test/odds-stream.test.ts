@@ -1,0 +1,250 @@
+// The v1 odds stream in process: the edge's own stream server over a real HTTP server and WebSocket
+// clients, a real RateLimiter and stream leases on the test redis-server, and in-process usage and
+// events services over real gRPC. A cycle is published by the test, so nothing here waits on a clock.
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { testRedisUrl } from "@odds/local";
+import { createLogger } from "@odds/platform";
+import { v1, type usage } from "@odds/proto";
+import { createClient } from "redis";
+import WebSocket from "ws";
+import { KeyAccess, quotasOf } from "../src/access/api-key";
+import { UsageRecorder } from "../src/access/usage-recorder";
+import { EventsGateway } from "../src/gateways/events";
+import { UsageGateway } from "../src/gateways/usage";
+import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
+import { RATE_WINDOWS } from "../src/ratelimit/windows";
+import { OddsFeed } from "../src/v1/stream/odds-feed";
+import { STREAM_CLOSE, STREAM_PATH, type SnapshotMessage } from "../src/v1/stream/protocol";
+import { attachOddsStream } from "../src/v1/stream/server";
+import { StreamLeases } from "../src/v1/stream/stream-leases";
+import { FakeFeed, FakeUsageService, plan, startDownstreams } from "./fixtures";
+
+const logger = createLogger("edge-stream-test", "silent");
+/** Deadlines that a loaded machine never reaches: these tests prove counting, not timeouts. */
+const PATIENT = { timeoutMs: 60_000, breakAfterFailures: 1_000, probeAfterMs: 100 };
+/** Four events of one league, each with one price that every published cycle changes. */
+const EVENTS = Array.from({ length: 4 }, (_, i) => v1.v1Id("event", `stream-test-${i}`));
+
+const fakeUsage = new FakeUsageService();
+const fakeEvents = new FakeFeed();
+let downstreams: Awaited<ReturnType<typeof startDownstreams>>;
+let redis: RedisClient;
+let limiter: RateLimiter;
+let feed: OddsFeed;
+let server: Server;
+let streams: { closeAll(): void };
+let streamUrl: string;
+let cycles = 0;
+
+function oddsOf(eventID: string, cycle: number): v1.V1EventOdds {
+  const decimal = 1.5 + (cycle % 100) / 100;
+  return v1.v1EventOdds.parse({
+    event_id: eventID,
+    league_id: "AFL",
+    starts_at: "2030-01-01T04:00:00.000Z",
+    group_by: "market",
+    markets: [
+      {
+        market_id: v1.v1Id("market", `${eventID}/moneyline`),
+        name: "Moneyline",
+        stat_id: "points",
+        period_id: "game",
+        bet_type: "ml",
+        player_id: null,
+        outcomes: [
+          {
+            outcome_id: v1.v1Id("outcome", `${eventID}/home`),
+            side: "home",
+            line: null,
+            consensus: { decimal_odds: decimal, implied_probability: 1 / decimal },
+            prices: [
+              {
+                bookmaker: "sportsbet",
+                decimal_odds: decimal,
+                implied_probability: 1 / decimal,
+                line: null,
+                observed_at: new Date(Date.UTC(2030, 0, 1) + cycle * 1_000).toISOString(),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** The events service finishes a cycle that changed every event's price. */
+function publishCycle(): void {
+  cycles += 1;
+  for (const id of EVENTS) fakeEvents.v1Items.set(id, oddsOf(id, cycles));
+  fakeEvents.lastCycleAtMs = Date.UTC(2030, 0, 1) + cycles * 5_000;
+}
+
+/** Resolves once the feed has delivered the events service's latest cycle to its streams. */
+async function feedCaughtUp(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (feed.cycleAtMs !== fakeEvents.lastCycleAtMs) {
+    if (Date.now() > deadline) throw new Error(`feed at ${feed.cycleAtMs}, events at ${fakeEvents.lastCycleAtMs}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function addKey(tier: string, limits: usage.WindowLimit[] = []): { apiKey: string; keyID: string } {
+  const apiKey = `odds_${tier}_${randomBytes(12).toString("hex")}`;
+  return { apiKey, keyID: fakeUsage.add(apiKey, tier, { limits }) };
+}
+
+/** One WebSocket client: the snapshots it received, and the close the server sent. */
+class StreamClient {
+  readonly snapshots: SnapshotMessage[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private readonly socket: WebSocket;
+  private readonly onSnapshot = new Set<() => void>();
+
+  constructor(apiKey: string, eventIDs: readonly string[]) {
+    this.socket = new WebSocket(streamUrl, { headers: { authorization: `Bearer ${apiKey}` } });
+    this.socket.on("open", () => this.socket.send(JSON.stringify({ type: "subscribe", event_ids: eventIDs })));
+    this.socket.on("message", (data) => {
+      const message = JSON.parse(String(data)) as { type: string };
+      if (message.type !== "snapshot") return;
+      this.snapshots.push(message as SnapshotMessage);
+      for (const wake of this.onSnapshot) wake();
+    });
+    this.closed = new Promise((resolve) =>
+      this.socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+    );
+  }
+
+  /** Resolves once `count` snapshots arrived; fails if the server closes the stream first. */
+  received(count: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.snapshots.length < count) return;
+        this.onSnapshot.delete(check);
+        resolve();
+      };
+      this.onSnapshot.add(check);
+      check();
+      void this.closed.then(({ code, reason }) =>
+        reject(new Error(`closed ${code} (${reason}) after ${this.snapshots.length} of ${count} snapshots`)),
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    this.socket.close();
+    await this.closed;
+  }
+}
+
+beforeAll(async () => {
+  downstreams = await startDownstreams(logger, fakeUsage, fakeEvents);
+  redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
+  await redis.connect();
+  limiter = new RateLimiter(redis, { failMode: "closed", logger, limits: PATIENT });
+  const usageGateway = new UsageGateway(downstreams.usageClient);
+  feed = new OddsFeed(new EventsGateway(downstreams.eventsClient), 20, logger);
+  server = createServer((_req, res) => res.writeHead(404).end());
+  streams = attachOddsStream(server, {
+    access: new KeyAccess(usageGateway, { freshMs: 60_000, staleGrantMs: 60_000, limits: PATIENT, logger }),
+    limiter,
+    recorder: new UsageRecorder(usageGateway, logger, 60_000),
+    leases: new StreamLeases(redis, 60_000, `streams-test-${randomBytes(4).toString("hex")}`),
+    feed,
+    logger,
+    settings: { heartbeatMs: 15_000, lifetimeMs: 3_600_000, subscribeTimeoutMs: 30_000 },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  streamUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${STREAM_PATH}`;
+  publishCycle();
+});
+
+afterAll(async () => {
+  streams?.closeAll();
+  await new Promise((resolve) => server?.close(resolve));
+  downstreams?.usageClient.close();
+  downstreams?.eventsClient.close();
+  await downstreams?.server.shutdown(500);
+  await redis?.quit();
+});
+
+describe("v1 odds stream: quota", () => {
+  it("closes a stream with 4429 naming the window when its key runs out of quota, and refuses it while spent", async () => {
+    // One request in every window: the first snapshot spends them all; the month resets last.
+    const limits = RATE_WINDOWS.map((window) => ({ window, maxRequests: 1, maxEntities: undefined }));
+    const { apiKey, keyID } = addKey("pro", limits);
+    const client = new StreamClient(apiKey, EVENTS.slice(0, 2));
+    await client.received(1);
+
+    publishCycle();
+    // Fails at once if a second snapshot gets through; the close is the answer either way.
+    const sentPastQuota = client.received(2).then(
+      () => Promise.reject(new Error("a snapshot was sent past the key's quota")),
+      () => client.closed,
+    );
+    const closed = await Promise.race([client.closed, sentPastQuota]);
+    expect(closed).toEqual({
+      code: STREAM_CLOSE.quotaExhausted.code,
+      reason: `${STREAM_CLOSE.quotaExhausted.reason}: per-month window`,
+    });
+    expect(client.snapshots).toHaveLength(1);
+    // The refused refresh was neither sent nor counted.
+    const counts = await limiter.current(keyID, quotasOf(plan("pro", limits)));
+    expect(counts.get("per-month")?.requests).toBe(1);
+
+    // A new stream of the spent key is closed the same way before its first snapshot.
+    const again = new StreamClient(apiKey, EVENTS.slice(0, 1));
+    expect((await again.closed).code).toBe(STREAM_CLOSE.quotaExhausted.code);
+    expect(again.snapshots).toEqual([]);
+  }, 60_000);
+});
+
+describe("v1 odds stream: one read per cycle", () => {
+  /**
+   * Opens one stream per entry of `tiers` (two per key, the plan's maximum), each following one to
+   * four events of the league, publishes `count` cycles and returns how many ListEventsV1 reads
+   * each cycle cost once every stream had its new snapshot, with the events each read asked for.
+   */
+  async function readsPerCycle(tiers: string[], count: number): Promise<{ reads: number; eventIDs: string[][] }[]> {
+    const keys = tiers.map((tier, i) => (i % 2 === 0 ? addKey(tier) : undefined));
+    const clients = tiers.map(
+      (_tier, i) => new StreamClient(keys[i - (i % 2)]!.apiKey, EVENTS.slice(0, 1 + (i % EVENTS.length))),
+    );
+    try {
+      await Promise.all(clients.map((client) => client.received(1)));
+      await feedCaughtUp();
+      const perCycle = [];
+      for (let cycle = 1; cycle <= count; cycle += 1) {
+        const before = fakeEvents.v1Reads.length;
+        publishCycle();
+        await Promise.all(clients.map((client) => client.received(1 + cycle)));
+        await feedCaughtUp();
+        const reads = fakeEvents.v1Reads.slice(before);
+        perCycle.push({ reads: reads.length, eventIDs: reads.map((read) => [...read.eventIds].sort()) });
+      }
+      for (const client of clients) {
+        expect(client.snapshots.at(-1)!.cycle_at).toBe(new Date(fakeEvents.lastCycleAtMs).toISOString());
+      }
+      return perCycle;
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  }
+
+  it("reads the odds once per cycle for one stream and for ten streams of one plan", async () => {
+    const followedByOne = [EVENTS[0]!];
+    expect(await readsPerCycle(["pro"], 3)).toEqual(Array(3).fill({ reads: 1, eventIDs: [followedByOne] }));
+    // Ten streams on five keys follow every event between them: still one read, for their union.
+    const all = [...EVENTS].sort();
+    expect(await readsPerCycle(Array(10).fill("pro"), 3)).toEqual(Array(3).fill({ reads: 1, eventIDs: [all] }));
+  }, 60_000);
+
+  it("reads once per plan scope: ten pro and two internal streams cost two reads per cycle", async () => {
+    const perCycle = await readsPerCycle([...Array(10).fill("pro"), "internal", "internal"], 2);
+    // The two internal streams follow three and four events: their plan's read asks for all four too.
+    const all = [...EVENTS].sort();
+    expect(perCycle).toEqual(Array(2).fill({ reads: 2, eventIDs: [all, all] }));
+  }, 60_000);
+});
