@@ -18,6 +18,7 @@ export interface CycleResult {
 export interface FeedStatus {
   lastCycleAtMs: number;
   eventCount: number;
+  lastCycleId: string;
 }
 
 /**
@@ -52,7 +53,8 @@ export class ReadModelSync {
   }
 
   status(): FeedStatus {
-    return { lastCycleAtMs: this.model.feedState.lastCycleAtMs, eventCount: this.model.size };
+    const { lastCycleAtMs, cycleId } = this.model.feedState;
+    return { lastCycleAtMs, eventCount: this.model.size, lastCycleId: cycleId };
   }
 
   /** Replaces the current state of the given events. Content already held is left untouched. */

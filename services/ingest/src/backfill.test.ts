@@ -1,4 +1,4 @@
-import { buildBackfill } from "./backfill";
+import { backfillFinished, buildBackfill } from "./backfill";
 import { BOOKMAKERS } from "./sources/simulated/bookmakers";
 import { SimulatedSource } from "./sources/simulated/simulated-source";
 
@@ -49,5 +49,18 @@ describe("the first-start backfill", () => {
     const untouched = content.events.filter((e) => e.resultsCorrectedAtMs === 0 && e.status.ended);
     for (const event of untouched.slice(0, 20))
       expect(content.firstResults.get(event.eventID)?.results.game).toEqual(event.results.game);
+  });
+});
+
+describe("whether a restarted ingest's backfill finished", () => {
+  test("only a live cycle applied by events marks it done; a backfill write cut short is written again", () => {
+    expect(backfillFinished({ atMs: 0, cycleID: "" })).toBe(false);
+    // Killed after the corrected events' first results, or between two events batches of the backfill.
+    expect(backfillFinished({ atMs: 1, cycleID: "backfill-first-results-cycle-2026-11-18T09:00:00.000Z#1" })).toBe(
+      false,
+    );
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z#3/7" })).toBe(false);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z#7/7" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z" })).toBe(true);
   });
 });

@@ -136,8 +136,22 @@ export async function buildBackfill(
   };
 }
 
+/** The corrected events' first results, the backfill's first events write, carry this cycle id prefix. */
+export const FIRST_RESULTS_CYCLE_PREFIX = "backfill-first-results-";
+
 /**
- * Runs the backfill unless the events service already applied a cycle. Keeps flushing until
+ * Whether the backfill finished, from the cycle events applied last. Its events are written after
+ * every other backfill write (events last), in batches `<cycle>#k/n` written in order; a last applied
+ * cycle of first results, or a batch short of the last, means the backfill was cut short.
+ */
+export function backfillFinished(last: { atMs: number; cycleID: string }): boolean {
+  if (last.atMs === 0 || last.cycleID.startsWith(FIRST_RESULTS_CYCLE_PREFIX)) return false;
+  const batch = /#(\d+)\/(\d+)$/.exec(last.cycleID);
+  return !batch || batch[1] === batch[2];
+}
+
+/**
+ * Runs the backfill unless the events service already applied a whole cycle. Keeps flushing until
  * every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts. With
  * `firstCycleAt`, the first live cycle's quotes travel in the same history call as the backfill:
  * history then looks every event up once, while its log is still empty.
@@ -153,10 +167,13 @@ export async function runBackfill(
   options: { from: Date; now: Date; firstCycleAt?: Date; retryDelayMs?: number; signal?: AbortSignal },
 ): Promise<BackfillReport> {
   const { logger } = deps;
-  if ((await deps.sink.lastAppliedCycleAtMs()) > 0) {
-    logger.info("events already applied a cycle; backfill skipped");
+  const last = await deps.sink.lastAppliedCycle();
+  if (backfillFinished(last)) {
+    logger.info({ lastCycleID: last.cycleID }, "events already applied a whole cycle; backfill skipped");
     return { skipped: true, firstCycleWritten: false, snapshots: 0, quotes: 0, events: 0 };
   }
+  // Every write of the backfill is idempotent (ids, cycle ids), so an unfinished one is simply written again.
+  if (last.atMs > 0) logger.warn({ lastCycleID: last.cycleID }, "events hold an unfinished backfill; writing it again");
   const started = Date.now();
   const content = await buildBackfill(deps.sources, options.from, options.now, deps.fairOddsBookmakers);
   const firstCycle = options.firstCycleAt ? await deps.runner.buildCycle(options.firstCycleAt) : undefined;
@@ -214,7 +231,7 @@ async function writeFirstResults(
   );
   const perCall = BACKFILL_BATCH_LIMITS.eventsPerCall;
   for (let i = 0; i < first.length; i += perCall) {
-    const cycleID = `backfill-first-results-${cycleIdAt(options.from)}#${i / perCall + 1}`;
+    const cycleID = `${FIRST_RESULTS_CYCLE_PREFIX}${cycleIdAt(options.from)}#${i / perCall + 1}`;
     for (let attempt = 1; ; attempt++) {
       try {
         await deps.sink.applyEvents(cycleID, options.now.getTime(), first.slice(i, i + perCall));

@@ -12,8 +12,8 @@ export interface CycleSink {
   applyEvents(cycleID: string, observedAtMs: number, events: EventState[]): Promise<void>;
   recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void>;
   applyCatalogue(cycleID: string, catalogue: CatalogueContent): Promise<void>;
-  /** When events last applied a cycle (0 = never): the backfill marker. */
-  lastAppliedCycleAtMs(): Promise<number>;
+  /** The cycle events applied last (atMs 0 = never): the backfill marker. */
+  lastAppliedCycle(): Promise<{ atMs: number; cycleID: string }>;
 }
 
 export type WriteTarget = "events" | "history" | "catalogue";

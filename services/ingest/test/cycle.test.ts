@@ -4,7 +4,7 @@
 import { catalogue, events, history } from "@odds/proto";
 import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
 import pino from "pino";
-import { runBackfill } from "../src/backfill";
+import { backfillFinished, runBackfill } from "../src/backfill";
 import { CycleRunner } from "../src/cycle-runner";
 import type { FeedSource } from "../src/sources/feed-source";
 import { DEFAULT_SOURCES_FILE, loadSources } from "../src/sources/sources-file";
@@ -28,6 +28,7 @@ class RecordingServices {
   applyCatalogue: catalogue.ApplyCatalogueRequest[] = [];
   failing = { events: 0, history: 0, catalogue: 0 };
   lastCycleAtMs = 0;
+  lastCycleId = "";
 
   private failIfAsked(target: keyof RecordingServices["failing"]): void {
     if (this.failing[target] > 0) {
@@ -43,9 +44,14 @@ class RecordingServices {
         this.failIfAsked("events");
         this.applyCycle.push(request);
         this.lastCycleAtMs = request.observedAtMs;
+        this.lastCycleId = request.cycleId;
         return { upserted: request.events.length, unchanged: 0 };
       }),
-      getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: this.lastCycleAtMs, eventCount: 0 })),
+      getFeedStatus: unaryHandler(logger, async () => ({
+        lastCycleAtMs: this.lastCycleAtMs,
+        eventCount: 0,
+        lastCycleId: this.lastCycleId,
+      })),
     };
     const historyImpl: Pick<history.HistoryServiceServer, "recordQuotes"> = {
       recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {
@@ -90,6 +96,8 @@ class RecordingServices {
 async function startRecordingTargets(): Promise<{
   services: RecordingServices;
   sink: GrpcCycleSink;
+  /** A sink with the production default of 3 attempts, to the same services. */
+  retryingSink: () => GrpcCycleSink;
   stop: () => Promise<void>;
 }> {
   const services = new RecordingServices();
@@ -107,11 +115,18 @@ async function startRecordingTargets(): Promise<{
     deadlineMs: 30_000,
     maxAttempts: 1,
   });
+  const retrying: GrpcCycleSink[] = [];
   return {
     services,
     sink,
+    retryingSink: () => {
+      const made = new GrpcCycleSink({ eventsAddr: addr, historyAddr: addr, catalogueAddr: addr, deadlineMs: 30_000 });
+      retrying.push(made);
+      return made;
+    },
     stop: async () => {
       sink.close();
+      for (const made of retrying) made.close();
       await server.shutdown(1_000);
     },
   };
@@ -121,11 +136,12 @@ describe("ingest cycles over gRPC", () => {
   let services: RecordingServices;
   let sink: GrpcCycleSink;
   let stop: () => Promise<void>;
+  let retryingSink: () => GrpcCycleSink;
   let sources: FeedSource[];
   const runner = () => new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
 
   beforeAll(async () => {
-    ({ services, sink, stop } = await startRecordingTargets());
+    ({ services, sink, retryingSink, stop } = await startRecordingTargets());
     sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
   });
 
@@ -142,7 +158,9 @@ describe("ingest cycles over gRPC", () => {
 
     const sent = services.applyCycle.flatMap((r) => r.events);
     expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
-    expect(new Set(sent.map((e) => e.leagueId))).toEqual(new Set(["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL"]));
+    expect(new Set(sent.map((e) => e.leagueId))).toEqual(
+      new Set(["AFL", "NRL", "A_LEAGUE", "EPL", "BBL", "IPL", "ATP", "UFC"]),
+    );
     const priced = sent.find((e) => Object.keys(e.odds).length > 40) as events.Event;
     const ml = priced.odds["points-home-game-ml-home"] as events.Odds;
     expect(ml.bookOdds).toMatch(/^[+-]\d+$/);
@@ -163,11 +181,13 @@ describe("ingest cycles over gRPC", () => {
     const [catalogueRequest] = services.applyCatalogue;
     expect(catalogueRequest?.leagues.map((l) => l.leagueId).sort()).toEqual([
       "AFL",
+      "ATP",
       "A_LEAGUE",
       "BBL",
       "EPL",
       "IPL",
       "NRL",
+      "UFC",
     ]);
     expect(catalogueRequest?.teams.some((t) => t.teamId === "COLLINGWOOD_MAGPIES_AFL")).toBe(true);
     expect(catalogueRequest?.events.length).toBe(sent.length);
@@ -185,7 +205,11 @@ describe("ingest cycles over gRPC", () => {
 
   test("a transient failure is retried within the cycle and nothing stays pending", async () => {
     services.failing.history = 2;
-    const report = await runner().runCycle(AT);
+    // grpc-js retries UNAVAILABLE by itself only for messages within its retry buffer (256 KiB); a cycle's
+    // history call is larger, so the sink's own attempts (3, the production default) carry the retry.
+    const report = await new CycleRunner({ sources, sink: retryingSink(), logger, fairOddsBookmakers: FAIR }).runCycle(
+      AT,
+    );
     expect(report.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
     expect(services.recordQuotes.flatMap((r) => r.snapshots).length).toBe(report.snapshots);
   });
@@ -345,15 +369,23 @@ describe("first start", () => {
     const sent = services.applyCycle.flatMap((r) => r.events);
     expect(sent.some((e) => e.status?.finalized)).toBe(true);
     expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
-    expect(services.applyCycle.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
+    // The corrected events' first results go first under the backfill's own id; the rest under the live cycle's.
+    const [firstResults, rest] = [
+      services.applyCycle.filter((r) => r.cycleId.startsWith("backfill-first-results-")),
+      services.applyCycle.filter((r) => !r.cycleId.startsWith("backfill-first-results-")),
+    ];
+    expect(services.applyCycle.slice(0, firstResults.length)).toEqual(firstResults);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
   });
 
-  test("events (the marker that it is done) are written only after history took everything, so a restart redoes it", async () => {
+  test("the live cycle's events (the marker that it is done) go only after history took everything, so a restart redoes it", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const from = new Date(AT.getTime() - 2 * 86_400_000);
     const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
     services.clear();
     services.lastCycleAtMs = 0;
+    services.lastCycleId = "";
     const stopped = new AbortController();
     stopped.abort();
     services.failing.history = 1_000; // history down for the whole first attempt, grpc-js retries included
@@ -365,7 +397,11 @@ describe("first start", () => {
         signal: stopped.signal,
       }),
     ).rejects.toThrow(/aborted before every write landed/);
-    expect([services.applyCycle.length, services.lastCycleAtMs, services.recordQuotes.length]).toEqual([0, 0, 0]);
+    // Only the corrected events' first results (under the backfill's own id) may have reached events:
+    // no live cycle, so the backfill does not count as finished.
+    expect(services.applyCycle.every((r) => r.cycleId.startsWith("backfill-first-results-"))).toBe(true);
+    expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(false);
+    expect(services.recordQuotes.length).toBe(0);
 
     services.failing.history = 0;
     const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });

@@ -70,9 +70,9 @@ export class GrpcCycleSink implements CycleSink {
     await this.policy.execute(() => callUnary(this.catalogue, this.catalogue.applyCatalogue, request));
   }
 
-  async lastAppliedCycleAtMs(): Promise<number> {
+  async lastAppliedCycle(): Promise<{ atMs: number; cycleID: string }> {
     const feed = await this.policy.execute(() => callUnary(this.events, this.events.getFeedStatus, {}));
-    return feed.lastCycleAtMs;
+    return { atMs: feed.lastCycleAtMs, cycleID: feed.lastCycleId };
   }
 
   close(): void {
