@@ -1,5 +1,5 @@
 // Bounded soak on the running stack (real processes, ingest cycling every 5 s): mixed keys over the
-// read routes for SOAK_SECONDS (180 by default). Zero 5xx; a lite key bursting past its plan gets its
+// read routes for SOAK_SECONDS (300 by default). Zero 5xx; a lite key bursting past its plan gets its
 // 429s exactly where its fixed windows say, with the right Retry-After; keys under their limits are
 // never refused; every service's resident memory stays flat after warm-up.
 import { execFile } from "node:child_process";
@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { REPO_ROOT, type StackPorts } from "@odds/local";
 import { e2eStack } from "../support/e2e";
 
-const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] as const;
 /** The lite plan (services/usage/plans.yaml): requests per fixed UTC second, minute and hour. */
 const LITE = { second: 5, minute: 60, hour: 1000 };
