@@ -33,6 +33,7 @@ import {
   type V1Rendered,
 } from "./v1-render";
 import { v1 } from "@odds/proto";
+import { newerStamps, restampJson, stampsOf, type ObservationStamps } from "./stamps";
 
 /** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
 interface RenderedJson {
@@ -85,7 +86,8 @@ export class PreparedEvent {
   /** The bookmakers' own event ids, written bookmakerID:id. */
   readonly externalIDs: string[];
   private readonly v1Renderings = new Map<string, V1Json>();
-  readonly lastUpdatedAtMs: number;
+  /** When the event and each bookmaker's prices were last observed, as its renderings carry them. */
+  readonly stamps: ObservationStamps;
   /** The full rendering (alternate lines and fair prices included, info.stale false) as JSON. */
   private readonly full: Buffer;
   private readonly renderings = new Map<string, RenderedJson>();
@@ -108,10 +110,33 @@ export class PreparedEvent {
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
-    this.lastUpdatedAtMs = Date.parse(contract.info.lastUpdatedAt);
+    this.stamps = stampsOf(contract);
     this.full = typeof json === "string" ? Buffer.from(json) : (json ?? Buffer.from(JSON.stringify(contract)));
     this.renderings.set(shapeCacheKey(FULL_SHAPE) as string, {
       fresh: Buffer.from(JSON.stringify(shapeEvent(contract, FULL_SHAPE))),
+    });
+  }
+
+  get lastUpdatedAtMs(): number {
+    return this.stamps.lastUpdatedAtMs;
+  }
+
+  /**
+   * The same event observed later: its renderings with the new stamps written in (a copy of the
+   * bytes, no re-rendering), or itself when no stamp moved forward.
+   */
+  restamped(incoming: ObservationStamps): PreparedEvent {
+    const stamps = newerStamps(this.stamps, incoming);
+    if (!stamps) return this;
+    const renderings = new Map<string, RenderedJson>();
+    for (const [key, rendering] of this.renderings)
+      renderings.set(key, { fresh: restampJson(rendering.fresh, stamps) });
+    const copy = Object.create(PreparedEvent.prototype) as PreparedEvent;
+    return Object.assign(copy, this, {
+      stamps,
+      full: restampJson(this.full, stamps),
+      renderings,
+      v1Renderings: new Map<string, V1Json>(),
     });
   }
 
@@ -231,6 +256,11 @@ export class EventReadModel {
 
   get size(): number {
     return this.byID.size;
+  }
+
+  /** The event as currently served. */
+  prepared(eventID: string): PreparedEvent | undefined {
+    return this.byID.get(eventID);
   }
 
   contentHash(eventID: string): string | undefined {

@@ -5,6 +5,7 @@ import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
 import type { ContractEvent, ContractOdds } from "./render";
+import type { ObservationStamps } from "./stamps";
 
 const deflate = promisify(deflateRaw);
 const inflate = promisify(inflateRaw);
@@ -32,6 +33,19 @@ interface EventDocument {
   marketBook?: Binary;
   /** The verdicts settled so far and the corrections applied (JSON, raw-deflated): a replay or restart keeps them. */
   settlement?: Binary;
+}
+
+/**
+ * An event's observation times, newer than those inside its contract: written when a cycle
+ * carried the event unchanged, so the large contract document is not rewritten for them.
+ */
+interface StampsDocument {
+  _id: string;
+  /** Feed version of the cycle that last moved them. */
+  version: number;
+  lastUpdatedAtMs: number;
+  /** bookmakerID -> observed at (Unix ms). */
+  bookmakers: Record<string, number>;
 }
 
 interface FeedStateDocument {
@@ -66,17 +80,22 @@ export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
     { key: { leagueId: 1, startsAtMs: 1 }, name: "league_startsAt" },
     { key: { v1Id: 1 }, name: "v1Id" },
   ],
+  event_stamps: [{ key: { version: 1 }, name: "version" }],
 };
 
 // FerretDB v1 stalls on one bulkWrite replacing ~100 existing documents; small batches stay fast.
 const WRITE_BATCH = 25;
+/** Stamps documents are a few hundred bytes: far more fit one call. */
+const STAMPS_WRITE_BATCH = 500;
 
 export class EventStore {
   private readonly events: Collection<EventDocument>;
   private readonly feed: Collection<FeedStateDocument>;
+  private readonly stamps: Collection<StampsDocument>;
 
   constructor(private readonly db: Db) {
     this.events = db.collection<EventDocument>("events");
+    this.stamps = db.collection<StampsDocument>("event_stamps");
     this.feed = db.collection<FeedStateDocument>("feed_state");
   }
 
@@ -119,6 +138,34 @@ export class EventStore {
         };
       }),
     );
+  }
+
+  /** Observation times moved by cycles newer than `version` (0 loads all), by eventID. */
+  async loadStampsSince(version: number): Promise<Map<string, ObservationStamps>> {
+    const docs = await this.stamps.find(version === 0 ? {} : { version: { $gt: version } }).toArray();
+    return new Map(
+      docs.map((doc) => [
+        doc._id,
+        { lastUpdatedAtMs: doc.lastUpdatedAtMs, bookmakers: new Map(Object.entries(doc.bookmakers)) },
+      ]),
+    );
+  }
+
+  async upsertStamps(restamped: ReadonlyMap<string, ObservationStamps>, version: number): Promise<void> {
+    const writes = [...restamped].map(([eventID, stamps]) => ({
+      replaceOne: {
+        filter: { _id: eventID },
+        replacement: {
+          version,
+          lastUpdatedAtMs: stamps.lastUpdatedAtMs,
+          bookmakers: Object.fromEntries(stamps.bookmakers),
+        },
+        upsert: true,
+      },
+    }));
+    for (let i = 0; i < writes.length; i += STAMPS_WRITE_BATCH) {
+      await this.stamps.bulkWrite(writes.slice(i, i + STAMPS_WRITE_BATCH), { ordered: false });
+    }
   }
 
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
