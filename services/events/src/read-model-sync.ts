@@ -6,7 +6,8 @@ import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
-import { renderEvent, renderOdds, type ContractOdds } from "./render";
+import { packJson } from "./packed-json";
+import { renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
 import { mergeMarketBook } from "./v1-render";
 import { restampJson, stampsOf, type ObservationStamps } from "./stamps";
 import type { EventStore, StoredEvent } from "./store";
@@ -29,7 +30,7 @@ export interface FeedStatus {
  * observation times, so an event observed again unchanged keeps its hash. Rendering sorts every
  * map, so the hash does not depend on the order ingest built them in.
  */
-export function renderForStore(event: events.Event): StoredEvent & { json: Buffer } {
+export function renderForStore(event: events.Event): { contract: ContractEvent; json: Buffer; contentHash: string } {
   const contract = renderEvent(event);
   const json = Buffer.from(JSON.stringify(contract));
   const contentHash = createHash("sha256").update(restampJson(json, null)).digest("base64url");
@@ -118,7 +119,8 @@ export class ReadModelSync {
               event.resultsCorrectedAtMs,
               cycle.observedAtMs,
             );
-            changed.push({ ...rendered, marketBook, settlement });
+            const { contract, json, contentHash } = rendered;
+            changed.push({ contract, contentHash, packed: await packJson(json), marketBook, settlement });
           }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
@@ -184,11 +186,12 @@ export class ReadModelSync {
       if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], state);
       return;
     }
-    const [changed, stamps] = await Promise.all([
-      this.store.loadEventsSince(held.version),
-      this.store.loadStampsSince(held.version),
-    ]);
-    const updated = new Map((await prepare(changed)).map((event) => [event.facts.eventID, event]));
+    const stamps = await this.store.loadStampsSince(held.version);
+    const updated = new Map<string, PreparedEvent>();
+    for await (const stored of this.store.loadEventsSince(held.version)) {
+      updated.set(stored.contract.eventID, preparedOf(stored));
+      await yieldToReads();
+    }
     // Stamps never move back, so stamps older than a contract written since are simply ignored.
     for (const [eventID, stamp] of stamps) {
       const event = updated.get(eventID) ?? this.model.prepared(eventID);
@@ -200,11 +203,15 @@ export class ReadModelSync {
   }
 }
 
+function preparedOf({ contract, contentHash, packed, marketBook, settlement }: StoredEvent): PreparedEvent {
+  return new PreparedEvent(contract, contentHash, packed, marketBook, settlement);
+}
+
 /** Builds the served renderings, yielding between events so reads keep flowing. */
 async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
-  for (const { contract, contentHash, json, marketBook, settlement } of changed) {
-    prepared.push(new PreparedEvent(contract, contentHash, json, marketBook, settlement));
+  for (const stored of changed) {
+    prepared.push(preparedOf(stored));
     await yieldToReads();
   }
   return prepared;

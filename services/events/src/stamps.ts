@@ -53,12 +53,16 @@ export function newerStamps(held: ObservationStamps, incoming: ObservationStamps
 }
 
 /**
- * A copy of an event's rendered JSON (any shape of it) with the given stamps written in place of
- * the ones it carries: same length, no parse, so restamping costs a copy and a scan of the bytes.
+ * An event's rendered JSON (any shape of it) with the given stamps written in place of the ones it
+ * carries: same length, no parse, so restamping costs a scan of the bytes (and a copy unless `inPlace`).
  * `stamps === null` writes the epoch everywhere: the stamp-free form the content hash is taken of.
  */
-export function restampJson(json: Buffer, stamps: ObservationStamps | null): Buffer {
-  const out = Buffer.from(json);
+export function restampJson(
+  json: Buffer,
+  stamps: ObservationStamps | null,
+  options: { inPlace?: boolean } = {},
+): Buffer {
+  const out = options.inPlace ? json : Buffer.from(json);
   const write = (at: number, ms: number) => out.write(new Date(ms).toISOString(), at, ISO_LENGTH, "latin1");
   const info = out.indexOf(INFO_KEY);
   if (info >= 0) {

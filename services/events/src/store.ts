@@ -1,14 +1,10 @@
-import { promisify } from "node:util";
-import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
+import { packJson, unpackJson } from "./packed-json";
 import type { ContractEvent, ContractOdds } from "./render";
 import type { ObservationStamps } from "./stamps";
-
-const deflate = promisify(deflateRaw);
-const inflate = promisify(inflateRaw);
 
 /**
  * The events database: one document per event holding its full contract JSON, compressed
@@ -62,8 +58,8 @@ export interface StoredEvent {
   marketBook?: Record<string, ContractOdds>;
   /** Verdicts as settled; absent in documents written before settlements were stored. */
   settlement?: SettlementBook;
-  /** JSON.stringify(contract) (or its UTF-8 bytes), when the caller already has it. */
-  json?: string | Buffer;
+  /** The contract's JSON raw-deflated (packJson), as stored and as the read model keeps it. */
+  packed: Buffer;
   contentHash: string;
 }
 
@@ -117,27 +113,27 @@ export class EventStore {
     await this.feed.replaceOne({ _id: "feed" }, state, { upsert: true });
   }
 
-  /** Events changed by cycles newer than `version` (0 loads everything). */
-  async loadEventsSince(version: number): Promise<StoredEvent[]> {
-    const docs = await this.events
-      .find(version === 0 ? {} : { version: { $gt: version } }, {
-        projection: { contentHash: 1, contract: 1, marketBook: 1, settlement: 1 },
-      })
-      .toArray();
-    return Promise.all(
-      docs.map(async (doc) => {
-        const json = await inflate(doc.contract.buffer);
-        const marketBook = await inflated<Record<string, ContractOdds>>(doc.marketBook);
-        const settlement = await inflated<SettlementBook>(doc.settlement);
-        return {
-          contract: JSON.parse(json.toString("utf8")) as ContractEvent,
-          json,
-          contentHash: doc.contentHash,
-          ...(marketBook ? { marketBook } : {}),
-          ...(settlement ? { settlement } : {}),
-        };
-      }),
-    );
+  /**
+   * Events changed by cycles newer than `version` (0 loads everything), one at a time from the
+   * cursor: a full load never holds every event's parsed contract at once.
+   */
+  async *loadEventsSince(version: number): AsyncGenerator<StoredEvent> {
+    const cursor = this.events.find(version === 0 ? {} : { version: { $gt: version } }, {
+      projection: { contentHash: 1, contract: 1, marketBook: 1, settlement: 1 },
+      batchSize: 16,
+    });
+    for await (const doc of cursor) {
+      const packed = Buffer.from(doc.contract.buffer);
+      const marketBook = unpacked<Record<string, ContractOdds>>(doc.marketBook);
+      const settlement = unpacked<SettlementBook>(doc.settlement);
+      yield {
+        contract: JSON.parse(unpackJson(packed).toString("utf8")) as ContractEvent,
+        packed,
+        contentHash: doc.contentHash,
+        ...(marketBook ? { marketBook } : {}),
+        ...(settlement ? { settlement } : {}),
+      };
+    }
   }
 
   /** Observation times moved by cycles newer than `version` (0 loads all), by eventID. */
@@ -171,7 +167,7 @@ export class EventStore {
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
       const batch = await Promise.all(
-        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash, marketBook, settlement }) => ({
+        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, packed, contentHash, marketBook, settlement }) => ({
           replaceOne: {
             filter: { _id: contract.eventID },
             replacement: {
@@ -181,9 +177,9 @@ export class EventStore {
               leagueId: contract.leagueID,
               startsAtMs: Date.parse(contract.status.startsAt),
               v1Id: v1.v1Id("event", contract.eventID),
-              contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
-              ...(marketBook ? { marketBook: new Binary(await deflate(JSON.stringify(marketBook))) } : {}),
-              ...(settlement ? { settlement: new Binary(await deflate(JSON.stringify(settlement))) } : {}),
+              contract: new Binary(packed),
+              ...(marketBook ? { marketBook: new Binary(await packJson(JSON.stringify(marketBook))) } : {}),
+              ...(settlement ? { settlement: new Binary(await packJson(JSON.stringify(settlement))) } : {}),
             },
             upsert: true,
           },
@@ -194,6 +190,6 @@ export class EventStore {
   }
 }
 
-async function inflated<T>(stored: Binary | undefined): Promise<T | undefined> {
-  return stored ? (JSON.parse((await inflate(stored.buffer)).toString("utf8")) as T) : undefined;
+function unpacked<T>(stored: Binary | undefined): T | undefined {
+  return stored ? (JSON.parse(unpackJson(stored.buffer).toString("utf8")) as T) : undefined;
 }
