@@ -8,6 +8,7 @@ import type { BareBody } from "./bare-server";
 import {
   DATASET_INGEST_ENV,
   datasetFingerprint,
+  eventsAppliedAt,
   FreshnessProbe,
   ingestCycles,
   tickDocuments,
@@ -367,7 +368,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
     probe.stop();
     const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
       ...cycle,
-      eventsFreshMs: probe.freshnessMs(cycle, "events"),
+      eventsFreshMs: probe.freshnessMs(cycle, "events", eventsAppliedAt(dataDir, cycle.cycleID)),
       historyFreshMs: probe.freshnessMs(cycle, "history"),
     }));
     const seen = (ms: number | null) => (ms === null ? "(not seen)" : `${ms} ms`);

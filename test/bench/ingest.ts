@@ -139,7 +139,8 @@ export class FreshnessProbe {
       const headers = { "x-api-key": this.stack.apiKeys.internal };
       const [events, history] = await Promise.all([
         this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
-          "/events/?leagueID=AFL&limit=1&oddID=points-home-game-ml-home",
+          // An upcoming event with open markets: one whose prices (and so ticks) move.
+          "/events/?leagueID=AFL&limit=1&started=false&oddsAvailable=true&oddID=points-home-game-ml-home",
           headers,
         ),
         // The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in.
@@ -171,15 +172,46 @@ export class FreshnessProbe {
   }
 
   /**
-   * Milliseconds from the cycle's writes finishing to the route serving it; null if never seen
-   * (on history: the probed event had no tick in that cycle). Negative: served before the last
-   * write of the cycle ended (the events write lands before history's and catalogue's).
+   * Milliseconds from a write finishing to the route serving the cycle; null if never seen (on
+   * history: the probed event had no tick in that cycle). `writesDoneAt`: when the cycle's writes
+   * to the route's service were acknowledged (a cycle's events go in several calls: the last one
+   * acknowledged before the probe saw the cycle is the write that made it visible); the cycle's
+   * end by default.
    */
-  freshnessMs(cycle: IngestCycle, route: "events" | "history" = "events"): number | null {
-    const instant = cycle.cycleID.replace(/^cycle-/, "").replace(/#.*$/, "");
-    const servedAt = this.seen[route].get(Date.parse(instant));
-    return servedAt === undefined ? null : servedAt - Date.parse(cycle.doneAt);
+  freshnessMs(
+    cycle: IngestCycle,
+    route: "events" | "history",
+    writesDoneAt: readonly number[] = [Date.parse(cycle.doneAt)],
+  ): number | null {
+    const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID));
+    if (servedAt === undefined) return null;
+    const before = writesDoneAt.filter((at) => at <= servedAt);
+    return servedAt - (before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt));
   }
+}
+
+function cycleInstantMs(cycleID: string): number {
+  return Date.parse(cycleID.replace(/^cycle-/, "").replace(/#.*$/, ""));
+}
+
+/** When the events service acknowledged each call of the cycle (its "cycle applied" log lines). */
+export function eventsAppliedAt(dataDir: string, cycleID: string): number[] {
+  const file = logPath(dataDir, "events");
+  if (!existsSync(file)) return [];
+  const instant = cycleInstantMs(cycleID);
+  const times: number[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.includes('"cycle applied"')) continue;
+    try {
+      const entry = JSON.parse(line) as { time?: string; cycleId?: string };
+      if (entry.cycleId?.startsWith("cycle-") && cycleInstantMs(entry.cycleId) === instant) {
+        times.push(Date.parse(String(entry.time)));
+      }
+    } catch {
+      // A line cut short is not an acknowledgement.
+    }
+  }
+  return times;
 }
 
 /** Documents in the history tick collections of both tiers (a tick, or a bucket of ticks). */
