@@ -63,7 +63,13 @@ export function restampJson(
   options: { inPlace?: boolean } = {},
 ): Buffer {
   const out = options.inPlace ? json : Buffer.from(json);
-  const write = (at: number, ms: number) => out.write(new Date(ms).toISOString(), at, ISO_LENGTH, "latin1");
+  // An event has a handful of distinct times over thousands of prices: format each once.
+  const formatted = new Map<number, Buffer>();
+  const write = (at: number, ms: number) => {
+    let iso = formatted.get(ms);
+    if (!iso) formatted.set(ms, (iso = Buffer.from(new Date(ms).toISOString(), "latin1")));
+    iso.copy(out, at, 0, ISO_LENGTH);
+  };
   const info = out.indexOf(INFO_KEY);
   if (info >= 0) {
     const at = out.indexOf(LAST_UPDATED_KEY, info);
