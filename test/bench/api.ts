@@ -8,6 +8,7 @@ import type { BareBody } from "./bare-server";
 import {
   DATASET_INGEST_ENV,
   datasetFingerprint,
+  eventsAppliedAt,
   FreshnessProbe,
   ingestCycles,
   tickDocuments,
@@ -25,6 +26,8 @@ import type { LoadResult, LoadSpec } from "./load-worker";
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,16,64").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const SEED = process.env.BENCH_SEED ?? "bench-2026";
+/** How long the run waits, after the cases, for ingest's next (steady-state) cycle to be reported. */
+const CYCLE_WAIT_S = Number(process.env.BENCH_CYCLE_WAIT_S ?? 300);
 const RESULTS_DIR = join(REPO_ROOT, "test", "bench", "results");
 const exec = promisify(execFile);
 
@@ -352,15 +355,28 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
     const paged = historyCase ? await pagedHistory(stack, historyEvent) : undefined;
     if (paged) report(`  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms`);
 
+    // A steady-state cycle (not the first after a start, which re-sends the whole world), bounded in time.
+    const waitUntilMs = Date.now() + CYCLE_WAIT_S * 1000;
+    while (
+      !ingestCycles(dataDir, servingAt).some((cycle) => Date.parse(cycle.doneAt) > servingAt) &&
+      Date.now() < waitUntilMs
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    // Leave the probe a few polls past the last cycle's writes.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
     probe.stop();
     const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
       ...cycle,
-      eventsFreshMs: probe.freshnessMs(cycle),
+      eventsFreshMs: probe.freshnessMs(cycle, "events", eventsAppliedAt(dataDir, cycle.cycleID)),
+      historyFreshMs: probe.freshnessMs(cycle, "history"),
     }));
+    const seen = (ms: number | null) => (ms === null ? "(not seen)" : `${ms} ms`);
     for (const cycle of cycles)
       report(
-        `  ingest ${cycle.cycleID}: ${cycle.events} events, ${cycle.quotes} quotes, wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms, ` +
-          `served by /v2/events/ ${cycle.eventsFreshMs === null ? "(not seen)" : `${cycle.eventsFreshMs} ms`} after its writes`,
+        `  ingest ${cycle.cycleID}: ${cycle.events} events (${cycle.eventsChanged ?? "?"} changed), ${cycle.quotes} quotes, ` +
+          `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
+          `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}`,
       );
     const ticks = await tickDocuments(stack);
     const dataset = datasetShape(await allEvents(stack));

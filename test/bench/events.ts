@@ -147,8 +147,12 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
     const nowMs = Date.now();
     const cycle = (tick: number) => Array.from({ length: EVENT_COUNT }, (_, i) => generatedEvent(i, nowMs, tick));
     const first = cycle(0);
-    const bytes = events.ApplyCycleRequest.encode({ cycleId: "c0", observedAtMs: nowMs, events: first }).finish()
-      .length;
+    const bytes = events.ApplyCycleRequest.encode({
+      cycleId: "c0",
+      observedAtMs: nowMs,
+      events: first,
+      restamped: [],
+    }).finish().length;
     report(
       `events bench: ${EVENT_COUNT} events x ${SIDES_PER_EVENT} sides x ${BOOKMAKERS.length} bookmakers (${(bytes / 1e6).toFixed(1)} MB per cycle)`,
     );
@@ -158,7 +162,12 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
       ["ApplyCycle, every price moved", "c1", cycle(1)],
     ] as const) {
       const started = process.hrtime.bigint();
-      const result = await callUnary(client, client.applyCycle, { cycleId, observedAtMs: nowMs, events: [...batch] });
+      const result = await callUnary(client, client.applyCycle, {
+        cycleId,
+        observedAtMs: nowMs,
+        events: [...batch],
+        restamped: [],
+      });
       report(
         `  ${name}: ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (upserted ${result.upserted}, unchanged ${result.unchanged})`,
       );

@@ -73,6 +73,8 @@ export interface IngestCycle {
   /** When the cycle's writes finished (the log line's time). */
   doneAt: string;
   events: number;
+  /** Events sent whole (content changed); the rest went as their observation times. */
+  eventsChanged: number | null;
   quotes: number;
   wallMs: number;
   cpuMs: number;
@@ -92,6 +94,7 @@ export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
         cycleID: String(entry.cycleID),
         doneAt: String(entry.time),
         events: Number(entry.events),
+        eventsChanged: typeof entry.eventsChanged === "number" ? entry.eventsChanged : null,
         quotes: Number(entry.quotes),
         wallMs: entry.wallMs,
         cpuMs: Number(entry.cpuMs),
@@ -104,15 +107,17 @@ export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
 }
 
 /**
- * Watches what /v2/events/ serves: every `intervalMs` it reads the league's latest write instant
- * (info.lastUpdatedAt), so a cycle's freshness is the first poll showing that cycle, less the
- * time its writes finished.
+ * Watches what /v2/events/ and /v2/odds/history/ serve: every `intervalMs` it reads the league's
+ * latest write instant (info.lastUpdatedAt) and the newest tick of that league's first event
+ * (changedAt is the observation instant), so a cycle's freshness on each route is the first poll
+ * showing that cycle, less the time its writes finished.
  */
 export class FreshnessProbe {
-  /** Write instant (ms) -> when the probe first saw it served. */
-  private readonly seen = new Map<number, number>();
+  /** Write instant (ms) -> when the probe first saw it served, per route. */
+  private readonly seen = { events: new Map<number, number>(), history: new Map<number, number>() };
   private timer: NodeJS.Timeout | undefined;
   private inFlight = false;
+  private eventID: string | undefined;
 
   constructor(
     private readonly stack: RunningStack,
@@ -131,14 +136,24 @@ export class FreshnessProbe {
     if (this.inFlight) return;
     this.inFlight = true;
     try {
-      const res = await fetch(`${this.stack.baseUrl}/events/?leagueID=AFL&limit=1&oddID=points-home-game-ml-home`, {
-        headers: { "x-api-key": this.stack.apiKeys.internal },
-        signal: AbortSignal.timeout(5000),
-      });
-      const body = (await res.json()) as { data?: Array<{ info?: { lastUpdatedAt?: string } }> };
-      const at = body.data?.[0]?.info?.lastUpdatedAt;
-      const instantMs = at ? Date.parse(at) : NaN;
-      if (!Number.isNaN(instantMs) && !this.seen.has(instantMs)) this.seen.set(instantMs, Date.now());
+      const headers = { "x-api-key": this.stack.apiKeys.internal };
+      const [events, history] = await Promise.all([
+        this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
+          // An upcoming event with open markets: one whose prices (and so ticks) move.
+          "/events/?leagueID=AFL&limit=1&started=false&oddsAvailable=true&oddID=points-home-game-ml-home",
+          headers,
+        ),
+        // The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in.
+        this.eventID
+          ? this.read<{ changedAt?: string }>(
+              `/odds/history/?eventID=${this.eventID}&limit=5000&from=${new Date(Date.now() - 5 * 60_000).toISOString()}`,
+              headers,
+            )
+          : Promise.resolve([]),
+      ]);
+      this.eventID ??= events[0]?.eventID;
+      this.note("events", events[0]?.info?.lastUpdatedAt);
+      this.note("history", history.at(-1)?.changedAt);
     } catch {
       // A slow answer under load is the next poll's business.
     } finally {
@@ -146,12 +161,57 @@ export class FreshnessProbe {
     }
   }
 
-  /** Milliseconds from the cycle's writes finishing to /v2/events/ serving it; null if never seen. */
-  freshnessMs(cycle: IngestCycle): number | null {
-    const instant = cycle.cycleID.replace(/^cycle-/, "").replace(/#.*$/, "");
-    const servedAt = this.seen.get(Date.parse(instant));
-    return servedAt === undefined ? null : servedAt - Date.parse(cycle.doneAt);
+  private async read<T>(path: string, headers: Record<string, string>): Promise<T[]> {
+    const res = await fetch(`${this.stack.baseUrl}${path}`, { headers, signal: AbortSignal.timeout(5000) });
+    return ((await res.json()) as { data?: T[] }).data ?? [];
   }
+
+  private note(route: "events" | "history", at: string | undefined): void {
+    const instantMs = at ? Date.parse(at) : NaN;
+    if (!Number.isNaN(instantMs) && !this.seen[route].has(instantMs)) this.seen[route].set(instantMs, Date.now());
+  }
+
+  /**
+   * Milliseconds from a write finishing to the route serving the cycle; null if never seen (on
+   * history: the probed event had no tick in that cycle). `writesDoneAt`: when the cycle's writes
+   * to the route's service were acknowledged (a cycle's events go in several calls: the last one
+   * acknowledged before the probe saw the cycle is the write that made it visible); the cycle's
+   * end by default.
+   */
+  freshnessMs(
+    cycle: IngestCycle,
+    route: "events" | "history",
+    writesDoneAt: readonly number[] = [Date.parse(cycle.doneAt)],
+  ): number | null {
+    const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID));
+    if (servedAt === undefined) return null;
+    const before = writesDoneAt.filter((at) => at <= servedAt);
+    return servedAt - (before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt));
+  }
+}
+
+function cycleInstantMs(cycleID: string): number {
+  return Date.parse(cycleID.replace(/^cycle-/, "").replace(/#.*$/, ""));
+}
+
+/** When the events service acknowledged each call of the cycle (its "cycle applied" log lines). */
+export function eventsAppliedAt(dataDir: string, cycleID: string): number[] {
+  const file = logPath(dataDir, "events");
+  if (!existsSync(file)) return [];
+  const instant = cycleInstantMs(cycleID);
+  const times: number[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.includes('"cycle applied"')) continue;
+    try {
+      const entry = JSON.parse(line) as { time?: string; cycleId?: string };
+      if (entry.cycleId?.startsWith("cycle-") && cycleInstantMs(entry.cycleId) === instant) {
+        times.push(Date.parse(String(entry.time)));
+      }
+    } catch {
+      // A line cut short is not an acknowledgement.
+    }
+  }
+  return times;
 }
 
 /** Documents in the history tick collections of both tiers (a tick, or a bucket of ticks). */

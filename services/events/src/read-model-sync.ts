@@ -6,13 +6,17 @@ import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
-import { renderEvent, renderOdds, type ContractOdds } from "./render";
+import { packJson } from "./packed-json";
+import { renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
 import { mergeMarketBook } from "./v1-render";
+import { restampJson, stampsOf, type ObservationStamps } from "./stamps";
 import type { EventStore, StoredEvent } from "./store";
 
 export interface CycleResult {
   upserted: number;
   unchanged: number;
+  /** Restamped events not held here (a reset store): ingest sends them whole next. */
+  unknownEventIds: string[];
 }
 
 export interface FeedStatus {
@@ -22,13 +26,23 @@ export interface FeedStatus {
 }
 
 /**
- * The event as the contract renders it, and a hash of that rendering. Rendering sorts every map,
- * so the hash does not depend on the order ingest built them in.
+ * The event as the contract renders it, and a hash of its content: the rendering without its
+ * observation times, so an event observed again unchanged keeps its hash. Rendering sorts every
+ * map, so the hash does not depend on the order ingest built them in.
  */
-export function renderForStore(event: events.Event): StoredEvent & { json: string } {
+export function renderForStore(event: events.Event): { contract: ContractEvent; json: Buffer; contentHash: string } {
   const contract = renderEvent(event);
-  const json = JSON.stringify(contract);
-  return { contract, json, contentHash: createHash("sha256").update(json).digest("base64url") };
+  const json = Buffer.from(JSON.stringify(contract));
+  const contentHash = createHash("sha256").update(restampJson(json, null)).digest("base64url");
+  return { contract, json, contentHash };
+}
+
+/** The observation times ingest sent for an event it carried unchanged. */
+function stampsOfMessage(message: events.EventStamps): ObservationStamps {
+  return {
+    lastUpdatedAtMs: message.lastUpdatedAtMs,
+    bookmakers: new Map(Object.entries(message.bookmakerObservedAtMs)),
+  };
 }
 
 /**
@@ -57,8 +71,17 @@ export class ReadModelSync {
     return { lastCycleAtMs, eventCount: this.model.size, lastCycleId: cycleId };
   }
 
-  /** Replaces the current state of the given events. Content already held is left untouched. */
-  applyCycle(cycle: { cycleId: string; observedAtMs: number; events: events.Event[] }): Promise<CycleResult> {
+  /**
+   * Replaces the current state of the given events. Content already held is left untouched: an
+   * event sent again unchanged, or sent only as its stamps, is restamped (its observation times
+   * move forward) without rewriting or re-rendering it.
+   */
+  applyCycle(cycle: {
+    cycleId: string;
+    observedAtMs: number;
+    events: events.Event[];
+    restamped?: events.EventStamps[];
+  }): Promise<CycleResult> {
     return this.writes.run(async () => {
       const stopTimer = applyCycleDuration.startTimer();
       try {
@@ -66,12 +89,22 @@ export class ReadModelSync {
         const latest = new Map<string, events.Event>();
         for (const event of cycle.events) latest.set(event.eventId, event);
         const changed: StoredEvent[] = [];
+        const restamped = new Map<string, PreparedEvent>();
+        const restamp = (eventID: string, stamps: ObservationStamps): boolean => {
+          const held = restamped.get(eventID) ?? this.model.prepared(eventID);
+          if (!held) return false;
+          const moved = held.restamped(stamps);
+          if (moved !== held) restamped.set(eventID, moved);
+          return true;
+        };
         for (const event of latest.values()) {
           const rendered = renderForStore(withSourceWriteTime(event, cycle.observedAtMs));
           // A correction mark alone is a change: the results it marks may equal those last rendered.
           const newCorrection =
             event.resultsCorrectedAtMs > (this.model.settlement(event.eventId)?.resultsCorrectedAtMs ?? 0);
-          if (this.model.contentHash(event.eventId) !== rendered.contentHash || newCorrection) {
+          if (this.model.contentHash(event.eventId) === rendered.contentHash && !newCorrection) {
+            restamp(event.eventId, stampsOf(rendered.contract));
+          } else {
             // Markets closed at the end of an event stay in its market book, so its result can be graded.
             const marketBook = mergeMarketBook(
               this.model.marketBook(event.eventId),
@@ -86,23 +119,43 @@ export class ReadModelSync {
               event.resultsCorrectedAtMs,
               cycle.observedAtMs,
             );
-            changed.push({ ...rendered, marketBook, settlement });
+            const { contract, json, contentHash } = rendered;
+            changed.push({ contract, contentHash, packed: await packJson(json), marketBook, settlement });
           }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
         }
+        const unknownEventIds: string[] = [];
+        for (const entry of cycle.restamped ?? []) {
+          if (latest.has(entry.eventId)) continue;
+          if (!restamp(entry.eventId, stampsOfMessage(entry))) unknownEventIds.push(entry.eventId);
+        }
         const previous = this.model.feedState;
-        const version = changed.length > 0 ? previous.version + 1 : previous.version;
+        const moved = changed.length > 0 || restamped.size > 0;
+        const version = moved ? previous.version + 1 : previous.version;
         if (changed.length > 0) await this.store.upsertEvents(changed, version);
+        if (restamped.size > 0) {
+          await this.store.upsertStamps(new Map([...restamped].map(([id, event]) => [id, event.stamps])), version);
+        }
         const state: FeedState = { version, cycleId: cycle.cycleId, lastCycleAtMs: Date.now() };
         await this.store.writeFeedState({ ...state, observedAtMs: cycle.observedAtMs });
-        this.model.apply(await prepare(changed), state);
+        this.model.apply([...(await prepare(changed)), ...restamped.values()], state);
         readModelEvents.set(this.model.size);
-        const result = { upserted: changed.length, unchanged: cycle.events.length - changed.length };
+        const sent = cycle.events.length + (cycle.restamped?.length ?? 0);
+        const result = { upserted: changed.length, unchanged: sent - changed.length - unknownEventIds.length };
         appliedEvents.inc({ result: "upserted" }, result.upserted);
         appliedEvents.inc({ result: "unchanged" }, result.unchanged);
-        this.logger.info({ cycleId: cycle.cycleId, version, ...result }, "cycle applied");
-        return result;
+        this.logger.info(
+          {
+            cycleId: cycle.cycleId,
+            version,
+            ...result,
+            restamped: restamped.size,
+            unknownEventIds: unknownEventIds.length,
+          },
+          "cycle applied",
+        );
+        return { ...result, unknownEventIds };
       } finally {
         stopTimer();
       }
@@ -133,18 +186,32 @@ export class ReadModelSync {
       if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], state);
       return;
     }
-    const changed = await this.store.loadEventsSince(held.version);
-    this.model.apply(await prepare(changed), state);
+    const stamps = await this.store.loadStampsSince(held.version);
+    const updated = new Map<string, PreparedEvent>();
+    for await (const stored of this.store.loadEventsSince(held.version)) {
+      updated.set(stored.contract.eventID, preparedOf(stored));
+      await yieldToReads();
+    }
+    // Stamps never move back, so stamps older than a contract written since are simply ignored.
+    for (const [eventID, stamp] of stamps) {
+      const event = updated.get(eventID) ?? this.model.prepared(eventID);
+      if (event) updated.set(eventID, event.restamped(stamp));
+    }
+    this.model.apply([...updated.values()], state);
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
   }
 }
 
+function preparedOf({ contract, contentHash, packed, marketBook, settlement }: StoredEvent): PreparedEvent {
+  return new PreparedEvent(contract, contentHash, packed, marketBook, settlement);
+}
+
 /** Builds the served renderings, yielding between events so reads keep flowing. */
 async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
-  for (const { contract, contentHash, json, marketBook, settlement } of changed) {
-    prepared.push(new PreparedEvent(contract, contentHash, json, marketBook, settlement));
+  for (const stored of changed) {
+    prepared.push(preparedOf(stored));
     await yieldToReads();
   }
   return prepared;

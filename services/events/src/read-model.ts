@@ -33,12 +33,8 @@ import {
   type V1Rendered,
 } from "./v1-render";
 import { v1 } from "@odds/proto";
-
-/** An event's JSON as served while fresh, and (built on first need) once info.stale is true. */
-interface RenderedJson {
-  fresh: Buffer;
-  stale?: Buffer;
-}
+import { newerStamps, restampJson, stampsOf, type ObservationStamps } from "./stamps";
+import { packJsonFast, unpackJson } from "./packed-json";
 
 const FRESH_MARKER = '"stale":false';
 const STALE_MARKER = '"stale":true';
@@ -51,6 +47,18 @@ function markedStale(fresh: Buffer): Buffer {
   const at = json.indexOf(FRESH_MARKER, json.indexOf('"info":'));
   return Buffer.from(json.slice(0, at) + STALE_MARKER + json.slice(at + FRESH_MARKER.length));
 }
+
+/**
+ * Renderings are kept packed (raw-deflated, about a tenth of their size: a full-scale world of
+ * ~700,000 prices is ~800 MB of JSON); the bytes served lately are kept unpacked here, bounded by
+ * size, so a hot event costs no unpacking and memory stays flat whatever the world's size.
+ */
+const SERVED_BYTES_MAX = 48 * 1024 * 1024;
+const servedBytes = new LRUCache<string, Buffer>({
+  maxSize: SERVED_BYTES_MAX,
+  sizeCalculation: (bytes) => Math.max(1, bytes.length),
+});
+let preparedSerial = 0;
 
 /**
  * Parsed full renderings of recently re-shaped events. Holding every event's object tree would
@@ -85,10 +93,14 @@ export class PreparedEvent {
   /** The bookmakers' own event ids, written bookmakerID:id. */
   readonly externalIDs: string[];
   private readonly v1Renderings = new Map<string, V1Json>();
-  readonly lastUpdatedAtMs: number;
-  /** The full rendering (alternate lines and fair prices included, info.stale false) as JSON. */
+  /** When the event and each bookmaker's prices were last observed (the packed bytes may carry older ones). */
+  readonly stamps: ObservationStamps;
+  /** The full rendering (alternate lines and fair prices included, info.stale false), packed. */
   private readonly full: Buffer;
-  private readonly renderings = new Map<string, RenderedJson>();
+  /** Packed renderings by shape key; shared by the restamped copies of the event (stamps are written in on unpacking). */
+  private readonly renderings = new Map<string, Buffer>();
+  /** Distinguishes this object (and so its stamps) in the served-bytes cache. */
+  private readonly serial = ++preparedSerial;
 
   /** Every side the event has been priced on, as last seen: what its result is graded on. */
   readonly marketBook: Readonly<Record<string, ContractOdds>>;
@@ -98,7 +110,8 @@ export class PreparedEvent {
   constructor(
     contract: ContractEvent,
     readonly contentHash: string,
-    json?: string | Buffer,
+    /** The contract's JSON packed (packJson), when the caller has it. */
+    packed?: Buffer,
     marketBook?: Readonly<Record<string, ContractOdds>>,
     settlement?: SettlementBook,
   ) {
@@ -108,29 +121,41 @@ export class PreparedEvent {
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
-    this.lastUpdatedAtMs = Date.parse(contract.info.lastUpdatedAt);
-    this.full = typeof json === "string" ? Buffer.from(json) : (json ?? Buffer.from(JSON.stringify(contract)));
-    this.renderings.set(shapeCacheKey(FULL_SHAPE) as string, {
-      fresh: Buffer.from(JSON.stringify(shapeEvent(contract, FULL_SHAPE))),
-    });
+    this.stamps = stampsOf(contract);
+    this.full = packed ?? packJsonFast(Buffer.from(JSON.stringify(contract)));
+    this.renderings.set(
+      shapeCacheKey(FULL_SHAPE) as string,
+      packJsonFast(Buffer.from(JSON.stringify(shapeEvent(contract, FULL_SHAPE)))),
+    );
+  }
+
+  get lastUpdatedAtMs(): number {
+    return this.stamps.lastUpdatedAtMs;
+  }
+
+  /**
+   * The same event observed later (sharing its packed renderings: the new stamps are written in
+   * as they are unpacked), or itself when no stamp moved forward.
+   */
+  restamped(incoming: ObservationStamps): PreparedEvent {
+    const stamps = newerStamps(this.stamps, incoming);
+    if (!stamps) return this;
+    const copy = Object.create(PreparedEvent.prototype) as PreparedEvent;
+    return Object.assign(copy, this, { stamps, serial: ++preparedSerial, v1Renderings: new Map<string, V1Json>() });
+  }
+
+  /** Packed JSON unpacked, carrying this event's stamps. */
+  private unpacked(packed: Buffer): Buffer {
+    return restampJson(unpackJson(packed), this.stamps, { inPlace: true });
   }
 
   private contract(): ContractEvent {
     let contract = parsedContracts.get(this);
     if (!contract) {
-      contract = JSON.parse(this.full.toString("utf8")) as ContractEvent;
+      contract = JSON.parse(this.unpacked(this.full).toString("utf8")) as ContractEvent;
       parsedContracts.set(this, contract);
     }
     return contract;
-  }
-
-  private rendered(shape: OddsShape): RenderedJson {
-    const key = shapeCacheKey(shape);
-    const cached = key === undefined ? undefined : this.renderings.get(key);
-    if (cached) return cached;
-    const rendering = { fresh: Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape))) };
-    if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, rendering);
-    return rendering;
   }
 
   /**
@@ -154,12 +179,24 @@ export class PreparedEvent {
     return rendering;
   }
 
-  /** The event's contract JSON for this shape, with info.stale as of `nowMs`; cached shapes cost no copy. */
+  /** The event's contract JSON for this shape, with info.stale as of `nowMs`; recently served bytes cost no work. */
   json(shape: OddsShape, nowMs: number): Buffer {
-    const rendering = this.rendered(shape);
-    if (!isStale(this.lastUpdatedAtMs, nowMs)) return rendering.fresh;
-    rendering.stale ??= markedStale(rendering.fresh);
-    return rendering.stale;
+    const stale = isStale(this.lastUpdatedAtMs, nowMs);
+    const key = shapeCacheKey(shape);
+    const servedKey = key === undefined ? undefined : `${this.serial}|${stale ? "stale" : "fresh"}|${key}`;
+    const served = servedKey === undefined ? undefined : servedBytes.get(servedKey);
+    if (served) return served;
+    const packed = key === undefined ? undefined : this.renderings.get(key);
+    let bytes: Buffer;
+    if (packed) {
+      bytes = this.unpacked(packed);
+    } else {
+      bytes = Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape)));
+      if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, packJsonFast(bytes));
+    }
+    if (stale) bytes = markedStale(bytes);
+    if (servedKey !== undefined) servedBytes.set(servedKey, bytes);
+    return bytes;
   }
 }
 
@@ -231,6 +268,11 @@ export class EventReadModel {
 
   get size(): number {
     return this.byID.size;
+  }
+
+  /** The event as currently served. */
+  prepared(eventID: string): PreparedEvent | undefined {
+    return this.byID.get(eventID);
   }
 
   contentHash(eventID: string): string | undefined {

@@ -12,9 +12,12 @@ export type ContractOdds = objects.Odds;
 export type ContractTeam = objects.EventTeam;
 export type ContractEvent = objects.Event;
 
-/** ISO 8601 UTC from Unix milliseconds. */
+let lastIso = { ms: Number.NaN, iso: "" };
+
+/** ISO 8601 UTC from Unix milliseconds (prices of one observation share a time: the last one is kept formatted). */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastIso.ms) lastIso = { ms, iso: new Date(ms).toISOString() };
+  return lastIso.iso;
 }
 
 function sortedMap<V, R>(source: Record<string, V>, render: (value: V, key: string) => R): Record<string, R> {

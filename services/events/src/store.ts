@@ -1,13 +1,10 @@
-import { promisify } from "node:util";
-import { deflateRaw, inflateRaw } from "node:zlib";
 import { ensureIndexes } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
+import { packJson, unpackJson } from "./packed-json";
 import type { ContractEvent, ContractOdds } from "./render";
-
-const deflate = promisify(deflateRaw);
-const inflate = promisify(inflateRaw);
+import type { ObservationStamps } from "./stamps";
 
 /**
  * The events database: one document per event holding its full contract JSON, compressed
@@ -34,6 +31,19 @@ interface EventDocument {
   settlement?: Binary;
 }
 
+/**
+ * An event's observation times, newer than those inside its contract: written when a cycle
+ * carried the event unchanged, so the large contract document is not rewritten for them.
+ */
+interface StampsDocument {
+  _id: string;
+  /** Feed version of the cycle that last moved them. */
+  version: number;
+  lastUpdatedAtMs: number;
+  /** bookmakerID -> observed at (Unix ms). */
+  bookmakers: Record<string, number>;
+}
+
 interface FeedStateDocument {
   _id: "feed";
   version: number;
@@ -48,8 +58,8 @@ export interface StoredEvent {
   marketBook?: Record<string, ContractOdds>;
   /** Verdicts as settled; absent in documents written before settlements were stored. */
   settlement?: SettlementBook;
-  /** JSON.stringify(contract) (or its UTF-8 bytes), when the caller already has it. */
-  json?: string | Buffer;
+  /** The contract's JSON raw-deflated (packJson), as stored and as the read model keeps it. */
+  packed: Buffer;
   contentHash: string;
 }
 
@@ -66,17 +76,22 @@ export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
     { key: { leagueId: 1, startsAtMs: 1 }, name: "league_startsAt" },
     { key: { v1Id: 1 }, name: "v1Id" },
   ],
+  event_stamps: [{ key: { version: 1 }, name: "version" }],
 };
 
 // FerretDB v1 stalls on one bulkWrite replacing ~100 existing documents; small batches stay fast.
 const WRITE_BATCH = 25;
+/** Stamps documents are a few hundred bytes: far more fit one call. */
+const STAMPS_WRITE_BATCH = 500;
 
 export class EventStore {
   private readonly events: Collection<EventDocument>;
   private readonly feed: Collection<FeedStateDocument>;
+  private readonly stamps: Collection<StampsDocument>;
 
   constructor(private readonly db: Db) {
     this.events = db.collection<EventDocument>("events");
+    this.stamps = db.collection<StampsDocument>("event_stamps");
     this.feed = db.collection<FeedStateDocument>("feed_state");
   }
 
@@ -98,33 +113,61 @@ export class EventStore {
     await this.feed.replaceOne({ _id: "feed" }, state, { upsert: true });
   }
 
-  /** Events changed by cycles newer than `version` (0 loads everything). */
-  async loadEventsSince(version: number): Promise<StoredEvent[]> {
-    const docs = await this.events
-      .find(version === 0 ? {} : { version: { $gt: version } }, {
-        projection: { contentHash: 1, contract: 1, marketBook: 1, settlement: 1 },
-      })
-      .toArray();
-    return Promise.all(
-      docs.map(async (doc) => {
-        const json = await inflate(doc.contract.buffer);
-        const marketBook = await inflated<Record<string, ContractOdds>>(doc.marketBook);
-        const settlement = await inflated<SettlementBook>(doc.settlement);
-        return {
-          contract: JSON.parse(json.toString("utf8")) as ContractEvent,
-          json,
-          contentHash: doc.contentHash,
-          ...(marketBook ? { marketBook } : {}),
-          ...(settlement ? { settlement } : {}),
-        };
-      }),
+  /**
+   * Events changed by cycles newer than `version` (0 loads everything), one at a time from the
+   * cursor: a full load never holds every event's parsed contract at once.
+   */
+  async *loadEventsSince(version: number): AsyncGenerator<StoredEvent> {
+    const cursor = this.events.find(version === 0 ? {} : { version: { $gt: version } }, {
+      projection: { contentHash: 1, contract: 1, marketBook: 1, settlement: 1 },
+      batchSize: 16,
+    });
+    for await (const doc of cursor) {
+      const packed = Buffer.from(doc.contract.buffer);
+      const marketBook = unpacked<Record<string, ContractOdds>>(doc.marketBook);
+      const settlement = unpacked<SettlementBook>(doc.settlement);
+      yield {
+        contract: JSON.parse(unpackJson(packed).toString("utf8")) as ContractEvent,
+        packed,
+        contentHash: doc.contentHash,
+        ...(marketBook ? { marketBook } : {}),
+        ...(settlement ? { settlement } : {}),
+      };
+    }
+  }
+
+  /** Observation times moved by cycles newer than `version` (0 loads all), by eventID. */
+  async loadStampsSince(version: number): Promise<Map<string, ObservationStamps>> {
+    const docs = await this.stamps.find(version === 0 ? {} : { version: { $gt: version } }).toArray();
+    return new Map(
+      docs.map((doc) => [
+        doc._id,
+        { lastUpdatedAtMs: doc.lastUpdatedAtMs, bookmakers: new Map(Object.entries(doc.bookmakers)) },
+      ]),
     );
+  }
+
+  async upsertStamps(restamped: ReadonlyMap<string, ObservationStamps>, version: number): Promise<void> {
+    const writes = [...restamped].map(([eventID, stamps]) => ({
+      replaceOne: {
+        filter: { _id: eventID },
+        replacement: {
+          version,
+          lastUpdatedAtMs: stamps.lastUpdatedAtMs,
+          bookmakers: Object.fromEntries(stamps.bookmakers),
+        },
+        upsert: true,
+      },
+    }));
+    for (let i = 0; i < writes.length; i += STAMPS_WRITE_BATCH) {
+      await this.stamps.bulkWrite(writes.slice(i, i + STAMPS_WRITE_BATCH), { ordered: false });
+    }
   }
 
   async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
       const batch = await Promise.all(
-        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, json, contentHash, marketBook, settlement }) => ({
+        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, packed, contentHash, marketBook, settlement }) => ({
           replaceOne: {
             filter: { _id: contract.eventID },
             replacement: {
@@ -134,9 +177,9 @@ export class EventStore {
               leagueId: contract.leagueID,
               startsAtMs: Date.parse(contract.status.startsAt),
               v1Id: v1.v1Id("event", contract.eventID),
-              contract: new Binary(await deflate(json ?? JSON.stringify(contract))),
-              ...(marketBook ? { marketBook: new Binary(await deflate(JSON.stringify(marketBook))) } : {}),
-              ...(settlement ? { settlement: new Binary(await deflate(JSON.stringify(settlement))) } : {}),
+              contract: new Binary(packed),
+              ...(marketBook ? { marketBook: new Binary(await packJson(JSON.stringify(marketBook))) } : {}),
+              ...(settlement ? { settlement: new Binary(await packJson(JSON.stringify(settlement))) } : {}),
             },
             upsert: true,
           },
@@ -147,6 +190,6 @@ export class EventStore {
   }
 }
 
-async function inflated<T>(stored: Binary | undefined): Promise<T | undefined> {
-  return stored ? (JSON.parse((await inflate(stored.buffer)).toString("utf8")) as T) : undefined;
+function unpacked<T>(stored: Binary | undefined): T | undefined {
+  return stored ? (JSON.parse(unpackJson(stored.buffer).toString("utf8")) as T) : undefined;
 }

@@ -27,7 +27,8 @@ export interface EventsHarness {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   list(request: Partial<events.ListEventsRequest>): Promise<{ items: any[]; nextCursor: string }>;
   listIDs(request: Partial<events.ListEventsRequest>): Promise<string[]>;
-  apply(cycleId: string, batch: events.Event[]): Promise<events.ApplyCycleResponse>;
+  /** One ApplyCycle: whole events, and events carried unchanged as their observation times alone. */
+  apply(cycleId: string, batch: events.Event[], restamped?: events.EventStamps[]): Promise<events.ApplyCycleResponse>;
   stop(): Promise<void>;
 }
 
@@ -83,8 +84,8 @@ export async function startEventsService(uri = testMongoUri("events")): Promise<
     server,
     list,
     listIDs: async (request) => (await list(request)).items.map((event) => event.eventID as string),
-    apply: (cycleId, batch) =>
-      callUnary(client, client.applyCycle, { cycleId, observedAtMs: Date.now(), events: batch }),
+    apply: (cycleId, batch, restamped = []) =>
+      callUnary(client, client.applyCycle, { cycleId, observedAtMs: Date.now(), events: batch, restamped }),
     async stop() {
       client.close();
       await server.shutdown(1_000);

@@ -85,6 +85,33 @@ const ORDER = [
 const VISIBLE = ORDER.filter((id) => id !== "EPL_OLD");
 const ALL_IDS = { eventIds: ORDER };
 
+/** The event observed at `atMs`, each listed bookmaker's prices at its own instant (the rest as they were). */
+function observedAt(event: events.Event, atMs: number, bookmakers: Record<string, number>): events.Event {
+  const stamp = (byBookmaker: Record<string, events.BookmakerOdds>) =>
+    Object.fromEntries(
+      Object.entries(byBookmaker).map(([id, price]) => [
+        id,
+        { ...price, lastUpdatedAtMs: bookmakers[id] ?? price.lastUpdatedAtMs },
+      ]),
+    );
+  return {
+    ...event,
+    info: { ...event.info!, lastUpdatedAtMs: atMs },
+    odds: Object.fromEntries(
+      Object.entries(event.odds).map(([oddID, side]) => [
+        oddID,
+        {
+          ...side,
+          byBookmaker: stamp(side.byBookmaker),
+          altLines: Object.fromEntries(
+            Object.entries(side.altLines).map(([line, alt]) => [line, { byBookmaker: stamp(alt.byBookmaker) }]),
+          ),
+        },
+      ]),
+    ),
+  };
+}
+
 let service: EventsHarness;
 
 beforeAll(async () => {
@@ -376,16 +403,78 @@ describe("feed", () => {
         eventProto({ eventId: "X1", lastUpdatedAtMs: now }),
         eventProto({ eventId: "X2", lastUpdatedAtMs: now }),
       ];
-      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 2, unchanged: 0 });
+      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 2, unchanged: 0, unknownEventIds: [] });
       const version = feedService.model.feedState.version;
-      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 0, unchanged: 2 });
+      expect(await feedService.apply("k1", batch)).toEqual({ upserted: 0, unchanged: 2, unknownEventIds: [] });
       expect(feedService.model.feedState.version).toBe(version);
       const reordered = { ...batch[1]!, odds: Object.fromEntries(Object.entries(batch[1]!.odds).reverse()) };
-      expect(await feedService.apply("k2", [batch[0]!, reordered])).toEqual({ upserted: 0, unchanged: 2 });
+      expect(await feedService.apply("k2", [batch[0]!, reordered])).toEqual({
+        upserted: 0,
+        unchanged: 2,
+        unknownEventIds: [],
+      });
       const moved = eventProto({ eventId: "X2", lastUpdatedAtMs: now, status: { live: true } });
-      expect(await feedService.apply("k3", [batch[0]!, moved])).toEqual({ upserted: 1, unchanged: 1 });
+      expect(await feedService.apply("k3", [batch[0]!, moved])).toEqual({
+        upserted: 1,
+        unchanged: 1,
+        unknownEventIds: [],
+      });
       expect(feedService.model.feedState.version).toBe(version + 1);
     } finally {
+      await feedService.stop();
+    }
+  });
+
+  it("restamps an event observed again unchanged (whole or as its stamps alone) to the bytes a fresh write renders, and keeps it across a restart", async () => {
+    const feedService = await startEventsService();
+    const reference = await startEventsService();
+    try {
+      const first = observedAt(eventProto({ eventId: "R1", startsAtMs: now + HOUR }), now - 50 * MIN, {});
+      await feedService.apply("s1", [first]);
+      expect((await feedService.list({ eventIds: ["R1"] })).items[0].info.stale).toBe(true);
+      const version = feedService.model.feedState.version;
+
+      // Sent whole again, nothing but the observation times moved: restamped, not rewritten.
+      const again = observedAt(first, now - 5 * MIN, {
+        sportsbet: now - 5 * MIN,
+        pinnacle: now - 5 * MIN,
+        tab: now - 5 * MIN,
+      });
+      expect(await feedService.apply("s2", [again])).toEqual({ upserted: 0, unchanged: 1, unknownEventIds: [] });
+      expect(feedService.model.feedState.version).toBe(version + 1);
+      await reference.apply("s2", [again]);
+      const request = { eventIds: ["R1"], includeAltLines: true };
+      expect(await feedService.list(request)).toEqual(await reference.list(request));
+      expect((await feedService.list(request)).items[0].info.stale).toBe(false);
+
+      // Only its stamps: one bookmaker observed later than the rest; an unknown event is named back.
+      const stamps = { eventId: "R1", lastUpdatedAtMs: now, bookmakerObservedAtMs: { sportsbet: now } };
+      const unknown = { eventId: "NOT_HELD", lastUpdatedAtMs: now, bookmakerObservedAtMs: {} };
+      expect(await feedService.apply("s3", [], [stamps, unknown])).toEqual({
+        upserted: 0,
+        unchanged: 1,
+        unknownEventIds: ["NOT_HELD"],
+      });
+      const latest = observedAt(first, now, { sportsbet: now, pinnacle: now - 5 * MIN, tab: now - 5 * MIN });
+      await reference.apply("s3", [latest]);
+      expect(await feedService.list(request)).toEqual(await reference.list(request));
+
+      // Stamps never move back (a late or replayed cycle).
+      await feedService.apply(
+        "s0",
+        [],
+        [{ ...stamps, lastUpdatedAtMs: now - HOUR, bookmakerObservedAtMs: { sportsbet: now - HOUR } }],
+      );
+      expect(await feedService.list(request)).toEqual(await reference.list(request));
+
+      const restarted = await startEventsService(feedService.uri);
+      try {
+        expect(await restarted.list(request)).toEqual(await reference.list(request));
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await reference.stop();
       await feedService.stop();
     }
   });
@@ -400,6 +489,7 @@ describe("feed", () => {
         cycleId: "o",
         observedAtMs,
         events: [event],
+        restamped: [],
       });
       const [served] = (await feedService.list({ eventIds: ["NO_WRITE_TIME"] })).items;
       expect(served.info).toMatchObject({ lastUpdatedAt: new Date(observedAtMs).toISOString(), stale: true });

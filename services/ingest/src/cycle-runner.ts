@@ -4,12 +4,22 @@
 import type { Logger } from "@odds/platform";
 import type { BookObservation, CatalogueContent, CycleContent, EventRef, EventState } from "./domain/model";
 import { normaliseCycle, type RankedSnapshot } from "./domain/normalise";
+import { contentFingerprint, observationStamps, type EventStamps } from "./domain/observation-stamps";
 import type { FeedSource } from "./sources/feed-source";
 import { matchAcrossSources, NameMatcher, type CatalogueNames } from "./sources/matching/name-matcher";
 
 /** The three downstream writes; one call sends exactly one RPC. */
 export interface CycleSink {
-  applyEvents(cycleID: string, observedAtMs: number, events: EventState[]): Promise<void>;
+  /**
+   * Whole events, and events carried unchanged as their observation times alone. Answers the
+   * restamped events the service does not hold (its store was reset), to be sent whole.
+   */
+  applyEvents(
+    cycleID: string,
+    observedAtMs: number,
+    events: EventState[],
+    restamped?: readonly EventStamps[],
+  ): Promise<{ unknownEventIDs: string[] }>;
   recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void>;
   applyCatalogue(cycleID: string, catalogue: CatalogueContent): Promise<void>;
   /** The cycle events applied last (atMs 0 = never): the backfill marker. */
@@ -60,6 +70,8 @@ export interface CycleReport {
   /** false when no source had written since the last cycle, so nothing new was applied. */
   fresh: boolean;
   events: number;
+  /** Events whose content (observation times aside) differed from what events last applied: sent whole. */
+  eventsChanged: number;
   snapshots: number;
   quotes: number;
   rejectedQuotes: number;
@@ -81,7 +93,11 @@ export function cycleIdAt(at: Date): string {
 
 export class CycleRunner {
   private readonly historyQueue: HistoryBatch[] = [];
-  private pendingEvents = new Map<string, EventState>();
+  private pendingEvents = new Map<string, { event: EventState; fingerprint: string }>();
+  /** Events carried unchanged: only their observation times go to the events service. */
+  private pendingRestamps = new Map<string, EventStamps>();
+  /** eventID -> content fingerprint of the event as the events service last applied it (lost on restart: all resent). */
+  private readonly appliedContent = new Map<string, string>();
   private pendingCatalogue: { cycleID: string; content: CatalogueContent } | undefined;
   private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
   private readonly matcher: NameMatcher;
@@ -157,8 +173,9 @@ export class CycleRunner {
     // good snapshot): nothing new to apply. Events then stop advancing their last cycle, so /health
     // says the pipeline is stale, and each event's info.stale follows its own source write time.
     const fresh = this.builtFreshestMs > this.writtenFreshestMs;
+    let eventsChanged = 0;
     if (fresh) {
-      this.enqueue(cycleID, at.getTime(), content);
+      eventsChanged = this.enqueue(cycleID, at.getTime(), content);
       this.writtenFreshestMs = this.builtFreshestMs;
     } else {
       this.deps.logger.warn(
@@ -171,6 +188,7 @@ export class CycleRunner {
       cycleID,
       fresh,
       events: content.events.length,
+      eventsChanged,
       snapshots: content.observations.length,
       quotes: content.observations.reduce((sum, o) => sum + o.quotes.length, 0),
       rejectedQuotes: content.rejectedQuotes,
@@ -179,11 +197,23 @@ export class CycleRunner {
     };
   }
 
-  /** Queues a cycle's writes behind anything still pending. */
-  enqueue(cycleID: string, observedAtMs: number, content: CycleContent, limits: BatchLimits = this.limits): void {
+  /** Queues a cycle's writes behind anything still pending; answers how many events go whole (content changed). */
+  enqueue(cycleID: string, observedAtMs: number, content: CycleContent, limits: BatchLimits = this.limits): number {
     this.historyQueue.push(...this.historyBatches(content, limits));
-    // Events and catalogue are current state: a newer cycle supersedes what is still pending.
-    for (const event of content.events) this.pendingEvents.set(event.eventID, event);
+    // Events and catalogue are current state: a newer cycle supersedes what is still pending. An event
+    // whose content is what events already hold goes as its observation times alone.
+    let changed = 0;
+    for (const event of content.events) {
+      const fingerprint = contentFingerprint(event);
+      if (this.appliedContent.get(event.eventID) === fingerprint) {
+        this.pendingEvents.delete(event.eventID);
+        this.pendingRestamps.set(event.eventID, observationStamps(event));
+      } else {
+        this.pendingRestamps.delete(event.eventID);
+        this.pendingEvents.set(event.eventID, { event, fingerprint });
+        changed += 1;
+      }
+    }
     this.pendingEventsCycle = { cycleID, observedAtMs };
     if (this.pendingCatalogue) {
       const carried = new Map(this.pendingCatalogue.content.events.map((e) => [e.eventID, e]));
@@ -192,6 +222,7 @@ export class CycleRunner {
     } else {
       this.pendingCatalogue = { cycleID, content: content.catalogue };
     }
+    return changed;
   }
 
   /**
@@ -223,14 +254,31 @@ export class CycleRunner {
       }
     };
     const flushEvents = async () => {
-      if (this.pendingEvents.size === 0 || !this.pendingEventsCycle) return;
+      if ((this.pendingEvents.size === 0 && this.pendingRestamps.size === 0) || !this.pendingEventsCycle) return;
       const { cycleID, observedAtMs } = this.pendingEventsCycle;
-      const batches = eventBatches([...this.pendingEvents.values()], this.limits);
+      const batches = eventBatches(
+        [...this.pendingEvents.values()].map(({ event }) => event),
+        this.limits,
+      );
+      if (batches.length === 0) batches.push([]);
       const batchCount = batches.length;
       for (const [i, batch] of batches.entries()) {
         const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
-        if (!(await attempt("events", () => sink.applyEvents(batchID, observedAtMs, batch)))) return;
-        for (const event of batch) this.pendingEvents.delete(event.eventID);
+        // The stamps ride with the last call: the cycle is applied whole once it lands.
+        const restamped = i === batchCount - 1 ? [...this.pendingRestamps.values()] : [];
+        let unknown: string[] = [];
+        const written = await attempt("events", async () => {
+          ({ unknownEventIDs: unknown } = await sink.applyEvents(batchID, observedAtMs, batch, restamped));
+        });
+        if (!written) return;
+        for (const event of batch) {
+          const sent = this.pendingEvents.get(event.eventID);
+          if (sent) this.appliedContent.set(event.eventID, sent.fingerprint);
+          this.pendingEvents.delete(event.eventID);
+        }
+        for (const stamps of restamped) this.pendingRestamps.delete(stamps.eventID);
+        // Events the service does not hold go whole with the next cycle.
+        for (const eventID of unknown) this.appliedContent.delete(eventID);
       }
     };
     const flushCatalogue = async () => {
@@ -248,7 +296,7 @@ export class CycleRunner {
 
     const pending: Record<WriteTarget, number> = {
       history: this.historyQueue.length,
-      events: this.pendingEvents.size,
+      events: this.pendingEvents.size + this.pendingRestamps.size,
       catalogue: this.pendingCatalogue ? 1 : 0,
     };
     for (const [target, count] of Object.entries(pending)) observer?.pending(target as WriteTarget, count);

@@ -6,6 +6,7 @@ import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer
 import pino from "pino";
 import { backfillFinished, runBackfill } from "../src/backfill";
 import { CycleRunner } from "../src/cycle-runner";
+import { contentFingerprint } from "../src/domain/observation-stamps";
 import type { FeedSource } from "../src/sources/feed-source";
 import { DEFAULT_SOURCES_FILE, loadSources } from "../src/sources/sources-file";
 import { SportsGameOddsSource } from "../src/sources/sportsgameodds/sgo-source";
@@ -29,6 +30,8 @@ class RecordingServices {
   failing = { events: 0, history: 0, catalogue: 0 };
   lastCycleAtMs = 0;
   lastCycleId = "";
+  /** Events the events service answers it does not hold when they come as stamps alone (a reset store). */
+  notHeld = new Set<string>();
 
   private failIfAsked(target: keyof RecordingServices["failing"]): void {
     if (this.failing[target] > 0) {
@@ -45,7 +48,8 @@ class RecordingServices {
         this.applyCycle.push(request);
         this.lastCycleAtMs = request.observedAtMs;
         this.lastCycleId = request.cycleId;
-        return { upserted: request.events.length, unchanged: 0 };
+        const unknownEventIds = request.restamped.map((s) => s.eventId).filter((id) => this.notHeld.has(id));
+        return { upserted: request.events.length, unchanged: request.restamped.length, unknownEventIds };
       }),
       getFeedStatus: unaryHandler(logger, async () => ({
         lastCycleAtMs: this.lastCycleAtMs,
@@ -201,6 +205,46 @@ describe("ingest cycles over gRPC", () => {
     expect(services.applyCycle).toEqual(first.events);
     expect(services.recordQuotes).toEqual(first.history);
     expect(services.applyCatalogue).toEqual(first.catalogue);
+  });
+
+  test("a later cycle sends whole only the events whose content changed; the rest go as their observation times, with the last call", async () => {
+    const ingest = runner();
+    const first = await ingest.runCycle(AT);
+    services.clear();
+    const second = await ingest.runCycle(NEXT);
+    expect(second.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+    const whole = services.applyCycle.flatMap((r) => r.events);
+    const stamped = services.applyCycle.flatMap((r) => r.restamped);
+    expect(second.eventsChanged).toBe(whole.length);
+    expect(stamped.length).toBeGreaterThan(0);
+    expect(whole.length + stamped.length).toBe(second.events);
+    expect(new Set([...whole.map((e) => e.eventId), ...stamped.map((s) => s.eventId)]).size).toBe(second.events);
+    expect(services.applyCycle.slice(0, -1).every((r) => r.restamped.length === 0)).toBe(true);
+    expect(stamped.every((s) => s.lastUpdatedAtMs === NEXT.getTime())).toBe(true);
+    expect(stamped.every((s) => Object.values(s.bookmakerObservedAtMs).every((ms) => ms <= NEXT.getTime()))).toBe(true);
+
+    // Which is which: the content (observation times aside) of each event at AT and at NEXT.
+    const [atAT, atNEXT] = await Promise.all([runner().buildCycle(AT), runner().buildCycle(NEXT)]);
+    const before = new Map(atAT.events.map((e) => [e.eventID, contentFingerprint(e)]));
+    const after = new Map(atNEXT.events.map((e) => [e.eventID, contentFingerprint(e)]));
+    expect(stamped.every((s) => before.get(s.eventId) === after.get(s.eventId))).toBe(true);
+    expect(whole.every((e) => before.get(e.eventId) !== after.get(e.eventId))).toBe(true);
+    expect(first.eventsChanged).toBe(first.events);
+  });
+
+  test("events the events service no longer holds are sent whole on the next cycle", async () => {
+    const ingest = runner();
+    await ingest.runCycle(AT);
+    services.clear();
+    services.notHeld = new Set((await runner().buildCycle(AT)).events.map((e) => e.eventID));
+    await ingest.runCycle(NEXT);
+    const forgotten = services.applyCycle.flatMap((r) => r.restamped).map((s) => s.eventId);
+    expect(forgotten.length).toBeGreaterThan(0);
+    services.notHeld.clear();
+    services.clear();
+    await ingest.runCycle(new Date(NEXT.getTime() + 120_000));
+    const resent = new Set(services.applyCycle.flatMap((r) => r.events).map((e) => e.eventId));
+    expect(forgotten.every((id) => resent.has(id))).toBe(true);
   });
 
   test("a transient failure is retried within the cycle and nothing stays pending", async () => {

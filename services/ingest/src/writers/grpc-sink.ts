@@ -6,6 +6,7 @@ import { catalogue, events, history } from "@odds/proto";
 import { ExponentialBackoff, handleWhen, retry, type IPolicy } from "cockatiel";
 import type { CycleSink } from "../cycle-runner";
 import type { BookObservation, CatalogueContent, EventRef, EventState } from "../domain/model";
+import type { EventStamps } from "../domain/observation-stamps";
 import { applyCatalogueRequest, applyCycleRequest, recordQuotesRequest } from "./messages";
 
 const TRANSIENT = new Set<number>([
@@ -55,9 +56,15 @@ export class GrpcCycleSink implements CycleSink {
     );
   }
 
-  async applyEvents(cycleID: string, observedAtMs: number, batch: EventState[]): Promise<void> {
-    const request = applyCycleRequest(cycleID, observedAtMs, batch);
-    await this.policy.execute(() => callUnary(this.events, this.events.applyCycle, request));
+  async applyEvents(
+    cycleID: string,
+    observedAtMs: number,
+    batch: EventState[],
+    restamped: readonly EventStamps[] = [],
+  ): Promise<{ unknownEventIDs: string[] }> {
+    const request = applyCycleRequest(cycleID, observedAtMs, batch, restamped);
+    const response = await this.policy.execute(() => callUnary(this.events, this.events.applyCycle, request));
+    return { unknownEventIDs: response.unknownEventIds };
   }
 
   async recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void> {

@@ -8,6 +8,7 @@ import type {
   EventState,
   SideOdds,
 } from "../domain/model";
+import type { EventStamps } from "../domain/observation-stamps";
 
 const mapValues = <T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
@@ -111,8 +112,18 @@ export function applyCycleRequest(
   cycleID: string,
   observedAtMs: number,
   batch: EventState[],
+  restamped: readonly EventStamps[] = [],
 ): events.ApplyCycleRequest {
-  return { cycleId: cycleID, observedAtMs, events: batch.map(eventMessage) };
+  return {
+    cycleId: cycleID,
+    observedAtMs,
+    events: batch.map(eventMessage),
+    restamped: restamped.map((stamps) => ({
+      eventId: stamps.eventID,
+      lastUpdatedAtMs: stamps.lastUpdatedAtMs,
+      bookmakerObservedAtMs: { ...stamps.bookmakers },
+    })),
+  };
 }
 
 export function recordQuotesRequest(refs: EventRef[], observations: BookObservation[]): history.RecordQuotesRequest {

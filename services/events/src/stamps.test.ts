@@ -1,0 +1,53 @@
+import { eventProto, NOW } from "../test/fixtures";
+import { renderEvent, type ContractEvent } from "./render";
+import { newerStamps, restampJson, stampsOf } from "./stamps";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const event = renderEvent(eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW }));
+const json = Buffer.from(JSON.stringify(event));
+
+describe("observation stamps", () => {
+  it("reads info.lastUpdatedAt and each bookmaker's newest price time, alternate lines included", () => {
+    const stamps = stampsOf(event);
+    expect(stamps.lastUpdatedAtMs).toBe(NOW);
+    expect([...stamps.bookmakers.keys()].sort()).toEqual(["neds", "pinnacle", "sportsbet", "tab"]);
+  });
+
+  it("writes new stamps into the bytes exactly as a fresh rendering with those times would carry them", () => {
+    const later = { lastUpdatedAtMs: NOW + 120_000, bookmakers: new Map([["tab", NOW + 60_000]]) };
+    const restamped = JSON.parse(restampJson(json, later).toString("utf8")) as ContractEvent;
+    const expected = JSON.parse(JSON.stringify(event)) as ContractEvent;
+    expected.info.lastUpdatedAt = iso(NOW + 120_000);
+    for (const side of Object.values(expected.odds)) {
+      const prices = [side.byBookmaker, ...Object.values(side.altLines ?? {}).map((line) => line.byBookmaker)];
+      for (const byBookmaker of prices) if (byBookmaker.tab) byBookmaker.tab.lastUpdatedAt = iso(NOW + 60_000);
+    }
+    expect(restamped).toEqual(expected);
+    // A copy unless asked otherwise: the bytes served so far stay as they were.
+    expect(JSON.parse(json.toString("utf8"))).toEqual(event);
+  });
+
+  it("blanks every stamp for the content hash, so equal content at other times hashes alike", () => {
+    const later = renderEvent(eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW + 3_600_000 }));
+    const laterJson = restampJson(Buffer.from(JSON.stringify(later)), {
+      lastUpdatedAtMs: NOW + 3_600_000,
+      bookmakers: new Map([["sportsbet", NOW + 3_600_000]]),
+    });
+    expect(restampJson(laterJson, null)).toEqual(restampJson(json, null));
+    expect(restampJson(json, null).includes(iso(NOW))).toBe(false);
+  });
+
+  it("never moves a stamp back, and names no bookmaker the content lacks", () => {
+    const held = stampsOf(event);
+    expect(newerStamps(held, { lastUpdatedAtMs: NOW - 1, bookmakers: new Map([["tab", 0]]) })).toBeUndefined();
+    const moved = newerStamps(held, {
+      lastUpdatedAtMs: NOW,
+      bookmakers: new Map([
+        ["tab", NOW + 5],
+        ["unknown_book", NOW + 5],
+      ]),
+    });
+    expect(moved?.bookmakers.get("tab")).toBe(NOW + 5);
+    expect(moved?.bookmakers.has("unknown_book")).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+import type { ContractEvent } from "./render";
+
+/**
+ * When an event was last observed: `info.lastUpdatedAt`, and the `lastUpdatedAt` of each
+ * bookmaker's prices (a bookmaker's prices in one event come from one source, observed at once).
+ * Every cycle moves them, while most events' content stays the same: keeping them apart from the
+ * content lets a cycle restamp an event instead of rewriting and re-rendering it.
+ */
+export interface ObservationStamps {
+  lastUpdatedAtMs: number;
+  /** bookmakerID -> when its prices were observed. */
+  bookmakers: ReadonlyMap<string, number>;
+}
+
+const INFO_KEY = Buffer.from('"info":{');
+const LAST_UPDATED_KEY = Buffer.from('"lastUpdatedAt":"');
+const BOOKMAKER_KEY = Buffer.from('{"bookmakerID":"');
+const QUOTE = 0x22;
+const CLOSE_BRACE = 0x7d;
+/** `Date.prototype.toISOString()` of any instant from 1970 to 9999: 2026-11-21T09:00:00.000Z. */
+const ISO_LENGTH = 24;
+
+/** The stamps an event's contract carries. */
+export function stampsOf(event: ContractEvent): ObservationStamps {
+  const bookmakers = new Map<string, number>();
+  const note = (bookmakerID: string, iso: string) => {
+    const ms = Date.parse(iso);
+    if (ms > (bookmakers.get(bookmakerID) ?? Number.NEGATIVE_INFINITY)) bookmakers.set(bookmakerID, ms);
+  };
+  for (const side of Object.values(event.odds)) {
+    for (const [bookmakerID, price] of Object.entries(side.byBookmaker)) note(bookmakerID, price.lastUpdatedAt);
+    for (const line of Object.values(side.altLines ?? {})) {
+      for (const [bookmakerID, price] of Object.entries(line.byBookmaker)) note(bookmakerID, price.lastUpdatedAt);
+    }
+  }
+  return { lastUpdatedAtMs: Date.parse(event.info.lastUpdatedAt), bookmakers };
+}
+
+/** Stamps never move back: a replayed or late cycle leaves newer ones in place. */
+export function newerStamps(held: ObservationStamps, incoming: ObservationStamps): ObservationStamps | undefined {
+  let moved = incoming.lastUpdatedAtMs > held.lastUpdatedAtMs;
+  const bookmakers = new Map(held.bookmakers);
+  for (const [bookmakerID, ms] of incoming.bookmakers) {
+    // Only bookmakers the content has: stamps name prices, they never add any.
+    const heldMs = held.bookmakers.get(bookmakerID);
+    if (heldMs !== undefined && ms > heldMs) {
+      bookmakers.set(bookmakerID, ms);
+      moved = true;
+    }
+  }
+  if (!moved) return undefined;
+  return { lastUpdatedAtMs: Math.max(held.lastUpdatedAtMs, incoming.lastUpdatedAtMs), bookmakers };
+}
+
+/**
+ * An event's rendered JSON (any shape of it) with the given stamps written in place of the ones it
+ * carries: same length, no parse, so restamping costs a scan of the bytes (and a copy unless `inPlace`).
+ * `stamps === null` writes the epoch everywhere: the stamp-free form the content hash is taken of.
+ */
+export function restampJson(
+  json: Buffer,
+  stamps: ObservationStamps | null,
+  options: { inPlace?: boolean } = {},
+): Buffer {
+  const out = options.inPlace ? json : Buffer.from(json);
+  // An event has a handful of distinct times over thousands of prices: format each once.
+  const formatted = new Map<number, Buffer>();
+  const write = (at: number, ms: number) => {
+    let iso = formatted.get(ms);
+    if (!iso) formatted.set(ms, (iso = Buffer.from(new Date(ms).toISOString(), "latin1")));
+    iso.copy(out, at, 0, ISO_LENGTH);
+  };
+  const info = out.indexOf(INFO_KEY);
+  if (info >= 0) {
+    const at = out.indexOf(LAST_UPDATED_KEY, info);
+    if (at >= 0) write(at + LAST_UPDATED_KEY.length, stamps?.lastUpdatedAtMs ?? 0);
+  }
+  for (let at = out.indexOf(BOOKMAKER_KEY); at >= 0; at = out.indexOf(BOOKMAKER_KEY, at + 1)) {
+    const idStart = at + BOOKMAKER_KEY.length;
+    const idEnd = out.indexOf(QUOTE, idStart);
+    const stamp = out.indexOf(LAST_UPDATED_KEY, idEnd);
+    const objectEnd = out.indexOf(CLOSE_BRACE, idEnd);
+    // The price object's own lastUpdatedAt: before the object closes (price objects hold no nested objects).
+    if (stamp < 0 || (objectEnd >= 0 && stamp > objectEnd)) continue;
+    const ms = stamps === null ? 0 : stamps.bookmakers.get(out.toString("latin1", idStart, idEnd));
+    if (ms !== undefined) write(stamp + LAST_UPDATED_KEY.length, ms);
+  }
+  return out;
+}
