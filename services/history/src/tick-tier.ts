@@ -73,6 +73,13 @@ export type BucketVersion = Pick<BucketDocument, "_id" | "v" | "n">;
 
 type BucketSummary = Omit<BucketDocument, "ticks">;
 
+/** A window's series and, for the series ranked from them, the ticks after a position. */
+export interface WindowPlan {
+  sources: SeriesSource[];
+  /** Ticks of the window after its position, in history order, at most `cap`, read about `batchSize` at a time. */
+  open(window: TickWindow, cap: number, batchSize: number): TickCursor;
+}
+
 /** A tier's ticks of a window in history order, read bucket by bucket. */
 export interface TickCursor {
   next(): Promise<TickDocument | null>;
@@ -248,19 +255,17 @@ export class TickTier {
     return (found as BucketSummary[]).sort((a, b) => a.hour - b.hour);
   }
 
-  /** Buckets that may hold ticks of the window (after its position, if any), oldest first. */
-  private windowSummaries(window: TickWindow): Promise<BucketSummary[]> {
-    const fromMs = Math.max(window.fromMs, window.after?.at ?? window.fromMs);
-    return this.summaries(window.eventID, { hour: { $gte: hourOf(fromMs), $lt: window.toMs } });
-  }
-
   /**
-   * Every (bookmaker, source, rank) with at least one tick in the window: a bucket inside the window
-   * answers from its summary; the buckets the window's ends cut through are read.
+   * The window's buckets, listed once (without their ticks), for the two steps of a page read: the
+   * (bookmaker, source, rank) series with at least one tick in the window (a bucket inside the window
+   * answers from its summary; the buckets the window's ends cut through are read), then a cursor over
+   * the ticks of the ranked series after the page's position.
    */
-  async seriesSources(window: TickWindow): Promise<SeriesSource[]> {
-    const whole = { ...window, after: undefined, seriesKeys: undefined };
-    const summaries = await this.windowSummaries(whole);
+  async planWindow(window: TickWindow): Promise<WindowPlan> {
+    const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
+    const summaries = await this.summaries(window.eventID, {
+      hour: { $gte: hourOf(window.fromMs), $lt: window.toMs },
+    });
     const found = new Set<string>();
     const cut: string[] = [];
     for (const summary of summaries) {
@@ -270,35 +275,28 @@ export class TickTier {
         cut.push(summary._id);
       }
     }
-    if (cut.length > 0) {
-      const buckets = await this.buckets(window.eventID)
-        .find({ _id: { $in: cut } })
+    const readBuckets = (ids: string[]) =>
+      this.buckets(window.eventID)
+        .find({ _id: { $in: ids } })
         .toArray();
-      for (const bucket of buckets)
+    if (cut.length > 0) {
+      for (const bucket of await readBuckets(cut))
         for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
     }
     const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
-    return [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID));
-  }
-
-  /** Ticks of the window after the position, in history order, at most `cap` of them, read about `batchSize` at a time. */
-  openWindow(window: TickWindow, cap: number, batchSize: number): TickCursor {
-    return new BucketCursor(
-      window,
-      cap,
-      batchSize,
-      () => this.windowSummaries(window),
-      (ids) =>
-        this.buckets(window.eventID)
-          .find({ _id: { $in: ids } })
-          .toArray(),
-    );
+    return {
+      sources: [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID)),
+      open: (ranked, cap, batchSize) => {
+        const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));
+        const queue = summaries.filter((summary) => summary.hour >= fromHour && holdsWanted(ranked, summary));
+        return new BucketCursor(ranked, cap, batchSize, queue, readBuckets);
+      },
+    };
   }
 }
 
 /** Reads a window's buckets in hour order, a batch of buckets at a time, yielding the ticks the window keeps. */
 class BucketCursor implements TickCursor {
-  private queue: BucketSummary[] | undefined;
   private buffer: TickDocument[] = [];
   private next_ = 0;
   private yielded = 0;
@@ -307,7 +305,7 @@ class BucketCursor implements TickCursor {
     private readonly window: TickWindow,
     private readonly cap: number,
     private readonly batchSize: number,
-    private readonly listBuckets: () => Promise<BucketSummary[]>,
+    private queue: BucketSummary[],
     private readonly readBuckets: (ids: string[]) => Promise<BucketDocument[]>,
   ) {}
 
@@ -318,7 +316,6 @@ class BucketCursor implements TickCursor {
   async next(): Promise<TickDocument | null> {
     if (this.yielded >= this.cap) return null;
     while (this.bufferedCount() === 0) {
-      this.queue ??= (await this.listBuckets()).filter((summary) => holdsWanted(this.window, summary));
       if (this.queue.length === 0) return null;
       let ticks = 0;
       let taken = 0;
