@@ -176,7 +176,9 @@ export class TickReader {
       guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
     ) => new TierStream(name, plan.open(ranked, this.readCap, batchSize), this.readCap, guard);
     const live = open(livePlan, "live", (next) => this.liveCall(next));
-    const archive = archivePlan ? open(archivePlan, "archive", (next) => this.archiveDeadline.execute(next)) : undefined;
+    const archive = archivePlan
+      ? open(archivePlan, "archive", (next) => this.archiveDeadline.execute(next))
+      : undefined;
     const merged = await mergeTiers(live, archive, limit, keeps);
     return { ...merged, notice: merged.notice || sourcesNotice };
   }
