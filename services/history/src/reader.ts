@@ -169,12 +169,11 @@ export class TickReader {
     if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };
 
     const ranked: TickWindow = { ...window, seriesKeys, ...(position ? { after: position } : {}) };
-    const batchSize = Math.max(limit + 1, 1000);
     const open = (
       plan: WindowPlan,
       name: TierName,
       guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
-    ) => new TierStream(name, plan.open(ranked, this.readCap, batchSize), this.readCap, guard);
+    ) => new TierStream(name, plan.open(ranked, this.readCap), this.readCap, guard);
     const live = open(livePlan, "live", (next) => this.liveCall(next));
     const archive = archivePlan
       ? open(archivePlan, "archive", (next) => this.archiveDeadline.execute(next))

@@ -76,8 +76,8 @@ type BucketSummary = Omit<BucketDocument, "ticks">;
 /** A window's series and, for the series ranked from them, the ticks after a position. */
 export interface WindowPlan {
   sources: SeriesSource[];
-  /** Ticks of the window after its position, in history order, at most `cap`, read about `batchSize` at a time. */
-  open(window: TickWindow, cap: number, batchSize: number): TickCursor;
+  /** Ticks of the window after its position, in history order, at most `cap` of them. */
+  open(window: TickWindow, cap: number): TickCursor;
 }
 
 /** A tier's ticks of a window in history order, read bucket by bucket. */
@@ -256,46 +256,41 @@ export class TickTier {
   }
 
   /**
-   * The window's buckets, listed once (without their ticks), for the two steps of a page read: the
+   * The window's buckets, read once (one query: on FerretDB a listing without the ticks costs as much,
+   * since it decodes every bucket whole before projecting), for the two steps of a page read: the
    * (bookmaker, source, rank) series with at least one tick in the window (a bucket inside the window
-   * answers from its summary; the buckets the window's ends cut through are read), then a cursor over
-   * the ticks of the ranked series after the page's position.
+   * answers from its summary; the ticks of the buckets the window's ends cut through are inflated),
+   * then a cursor over the ticks of the ranked series after the page's position, inflating one bucket
+   * at a time.
    */
   async planWindow(window: TickWindow): Promise<WindowPlan> {
     const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
-    const summaries = await this.summaries(window.eventID, {
-      hour: { $gte: hourOf(window.fromMs), $lt: window.toMs },
-    });
+    const buckets = (
+      await this.buckets(window.eventID)
+        .find(this.eventScope(window.eventID, { hour: { $gte: hourOf(window.fromMs), $lt: window.toMs } }))
+        .toArray()
+    ).sort((a, b) => a.hour - b.hour);
     const found = new Set<string>();
-    const cut: string[] = [];
-    for (const summary of summaries) {
-      if (summary.hour >= window.fromMs && summary.hour + HOUR_MS <= window.toMs) {
-        for (const source of summary.sources) found.add(source);
+    for (const bucket of buckets) {
+      if (bucket.hour >= window.fromMs && bucket.hour + HOUR_MS <= window.toMs) {
+        for (const source of bucket.sources) found.add(source);
       } else {
-        cut.push(summary._id);
-      }
-    }
-    const readBuckets = (ids: string[]) =>
-      this.buckets(window.eventID)
-        .find({ _id: { $in: ids } })
-        .toArray();
-    if (cut.length > 0) {
-      for (const bucket of await readBuckets(cut))
         for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
+      }
     }
     const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
     return {
       sources: [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID)),
-      open: (ranked, cap, batchSize) => {
+      open: (ranked, cap) => {
         const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));
-        const queue = summaries.filter((summary) => summary.hour >= fromHour && holdsWanted(ranked, summary));
-        return new BucketCursor(ranked, cap, batchSize, queue, readBuckets);
+        const queue = buckets.filter((bucket) => bucket.hour >= fromHour && holdsWanted(ranked, bucket));
+        return new BucketCursor(ranked, cap, queue);
       },
     };
   }
 }
 
-/** Reads a window's buckets in hour order, a batch of buckets at a time, yielding the ticks the window keeps. */
+/** Yields the ticks a window keeps from its buckets (in hour order), inflating one bucket at a time. */
 class BucketCursor implements TickCursor {
   private buffer: TickDocument[] = [];
   private next_ = 0;
@@ -304,29 +299,23 @@ class BucketCursor implements TickCursor {
   constructor(
     private readonly window: TickWindow,
     private readonly cap: number,
-    private readonly batchSize: number,
-    private queue: BucketSummary[],
-    private readonly readBuckets: (ids: string[]) => Promise<BucketDocument[]>,
+    private queue: BucketDocument[],
   ) {}
 
   bufferedCount(): number {
     return this.buffer.length - this.next_;
   }
 
-  async next(): Promise<TickDocument | null> {
-    if (this.yielded >= this.cap) return null;
+  next(): Promise<TickDocument | null> {
+    if (this.yielded >= this.cap) return Promise.resolve(null);
     while (this.bufferedCount() === 0) {
-      if (this.queue.length === 0) return null;
-      let ticks = 0;
-      let taken = 0;
-      while (taken < this.queue.length && (taken === 0 || ticks < this.batchSize)) ticks += this.queue[taken++]!.n;
-      const ids = this.queue.splice(0, taken).map((summary) => summary._id);
-      const buckets = (await this.readBuckets(ids)).sort((a, b) => a.hour - b.hour);
-      this.buffer = buckets.flatMap(decodeBucket).filter((tick) => inWindow(this.window, tick));
+      const bucket = this.queue.shift();
+      if (!bucket) return Promise.resolve(null);
+      this.buffer = decodeBucket(bucket).filter((tick) => inWindow(this.window, tick));
       this.next_ = 0;
     }
     this.yielded += 1;
-    return this.buffer[this.next_++]!;
+    return Promise.resolve(this.buffer[this.next_++]!);
   }
 
   close(): Promise<void> {
@@ -337,7 +326,7 @@ class BucketCursor implements TickCursor {
 }
 
 /** Whether a bucket holds a series the window reads (by its summary). */
-function holdsWanted(window: TickWindow, summary: BucketSummary): boolean {
+function holdsWanted(window: TickWindow, summary: Pick<BucketDocument, "sources">): boolean {
   if (!window.seriesKeys && !window.bookmakerIDs) return true;
   return summary.sources.some((source) => {
     const { bookmakerID, sourceID } = parseSource(source);
