@@ -11,7 +11,7 @@ import {
   eventsAppliedAt,
   FreshnessProbe,
   ingestCycles,
-  tickDocuments,
+  historyTicks,
   watchIngestLog,
 } from "./ingest";
 import type { LoadResult, LoadSpec } from "./load-worker";
@@ -378,12 +378,12 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
           `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
           `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}`,
       );
-    const ticks = await tickDocuments(stack);
+    const ticks = await historyTicks(stack);
     const dataset = datasetShape(await allEvents(stack));
     report(
       `  dataset: ${dataset.events} events (${dataset.withOdds} priced), ${dataset.oddIDsPerPricedEvent.toFixed(0)} oddIDs and ` +
         `${dataset.bookmakersPerPricedEvent.toFixed(1)} bookmakers per priced event, ${dataset.prices} bookmaker prices; ` +
-        `history tick documents: live ${ticks.live}, archive ${ticks.archive}`,
+        `history ticks: live ${ticks.live.ticks} in ${ticks.live.buckets} buckets, archive ${ticks.archive.ticks} in ${ticks.archive.buckets} buckets`,
     );
     const rss = Object.fromEntries([
       ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
@@ -396,7 +396,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
       commit: (await exec("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT })).stdout.trim(),
       machine: { cpus: (await import("node:os")).cpus().length, loadavg: (await import("node:os")).loadavg() },
       durationSeconds: DURATION_S,
-      dataset: { seed: SEED, fingerprint, settings: DATASET_INGEST_ENV, ...dataset, tickDocuments: ticks },
+      dataset: { seed: SEED, fingerprint, settings: DATASET_INGEST_ENV, ...dataset, historyTicks: ticks },
       stackServingSeconds: (servingAt - startedAt) / 1000,
       ingestCycles: cycles,
       rows,

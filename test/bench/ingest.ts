@@ -214,16 +214,29 @@ export function eventsAppliedAt(dataDir: string, cycleID: string): number[] {
   return times;
 }
 
-/** Documents in the history tick collections of both tiers (a tick, or a bucket of ticks). */
-export async function tickDocuments(stack: RunningStack): Promise<{ live: number; archive: number }> {
-  const count = async (url: string, db: string) => {
+/** History's tick store of one tier: its hour buckets and the ticks they hold. */
+export interface TierTicks {
+  buckets: number;
+  ticks: number;
+}
+
+/** Buckets and ticks in both history tiers (each bucket carries its tick count, `n`). */
+export async function historyTicks(stack: RunningStack): Promise<{ live: TierTicks; archive: TierTicks }> {
+  const count = async (url: string, db: string): Promise<TierTicks> => {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
     try {
       await client.connect();
       const database = client.db(db);
-      let total = 0;
+      const total = { buckets: 0, ticks: 0 };
       for (const { name } of await database.listCollections({}, { nameOnly: true }).toArray()) {
-        if (name.startsWith("ticks")) total += await database.collection(name).estimatedDocumentCount();
+        if (!name.startsWith("buckets_") && name !== "tickBuckets") continue;
+        for (const { n } of await database
+          .collection<{ n: number }>(name)
+          .find({}, { projection: { n: 1 } })
+          .toArray()) {
+          total.buckets += 1;
+          total.ticks += n;
+        }
       }
       return total;
     } finally {

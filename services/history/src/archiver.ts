@@ -2,7 +2,8 @@ import { createLogger, inSpan, loadConfigOrExit } from "@odds/platform";
 import type { Logger } from "pino";
 import { configSchema } from "./config";
 import { ticksArchived } from "./metrics";
-import type { EventDay, TickTier } from "./tick-tier";
+import { decodeBucket } from "./tick-buckets";
+import type { BucketVersion, EventDay, TickTier } from "./tick-tier";
 import { DAY_MS, utcDay } from "./ticks";
 import { connectHistoryStores } from "./tier-stores";
 
@@ -15,10 +16,11 @@ export interface ArchiverOptions {
 
 /**
  * Moves each event's whole UTC days older than the live retention from the live tier to the archive
- * tier, one batch at a time: copy (upsert by tick id) into the archive, THEN delete the
- * copied ids from live. A tick is therefore always in at least one tier; while it is in
- * both, readers merge the tiers and return it once. A crash between the two steps leaves
- * copies that the next run re-copies as no-ops and then deletes, so nothing is lost or doubled.
+ * tier, whole hour buckets at a time: merge the buckets' ticks into the archive (by tick id), THEN
+ * delete each live bucket at the version copied. A tick is therefore always in at least one tier;
+ * while it is in both, readers merge the tiers and return it once. A crash between the two steps
+ * leaves copies that the next run re-copies as no-ops and then deletes; a bucket that took a late
+ * tick after its copy is not deleted (its version moved) and is copied again, so nothing is lost or doubled.
  */
 export class Archiver {
   private running: Promise<number> | undefined;
@@ -47,13 +49,17 @@ export class Archiver {
     await this.running?.catch(() => undefined);
   }
 
-  /** Copy step of one batch of an event's day: the ids now held by both tiers (empty when done). */
-  async copyBatch(eventDay: EventDay): Promise<string[]> {
-    const batch = await this.live.ticksOfDay(eventDay, this.options.batchSize);
+  /**
+   * Copy step of one batch of an event's day (whole buckets, about `batchSize` ticks): the bucket
+   * versions now held by both tiers (empty when the day is done).
+   */
+  async copyBatch(eventDay: EventDay): Promise<BucketVersion[]> {
+    const buckets = await this.live.bucketsOfDay(eventDay, this.options.batchSize);
+    if (buckets.length === 0) return [];
     // The archive notes its days too: the v1 history files list league-days across both tiers.
-    if (batch.length > 0) await this.archive.noteDays([eventDay]);
-    await this.archive.upsertTicks(batch);
-    return batch.map((tick) => tick._id);
+    await this.archive.noteDays([eventDay]);
+    await this.archive.upsertTicks(buckets.flatMap(decodeBucket));
+    return buckets.map(({ _id, v, n }) => ({ _id, v, n }));
   }
 
   private async pass(): Promise<number> {
@@ -62,11 +68,11 @@ export class Archiver {
     let moved = 0;
     for (const eventDay of days) {
       for (;;) {
-        const ids = await this.copyBatch(eventDay);
-        if (ids.length === 0) break;
-        await this.live.deleteTicks(eventDay.eventID, ids);
-        moved += ids.length;
-        ticksArchived.inc(ids.length);
+        const copied = await this.copyBatch(eventDay);
+        if (copied.length === 0) break;
+        const deleted = await this.live.deleteBuckets(eventDay.eventID, copied);
+        moved += deleted;
+        ticksArchived.inc(deleted);
       }
       await this.live.forgetDayIfEmpty(eventDay);
     }

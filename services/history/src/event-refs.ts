@@ -70,8 +70,16 @@ export class EventRefStore {
     return ref;
   }
 
-  /** Stores refs that are new or changed (a kickoff can move); unchanged refs cost nothing. */
+  /**
+   * Stores refs that are new or changed (a kickoff can move); unchanged refs cost nothing. Refs not in
+   * memory (after a restart, every event of the first cycle) are read first in one query, so only the
+   * ones that really changed are written: on FerretDB each upsert scans the whole collection.
+   */
   async save(refs: EventRef[]): Promise<void> {
+    const unknown = refs.filter((ref) => !this.cache.has(ref.eventID)).map((ref) => ref.eventID);
+    if (unknown.length > 0) {
+      for (const doc of await this.collection.find({ _id: { $in: unknown } }).toArray()) this.remember(doc);
+    }
     const changed = refs.filter((ref) => !sameRef(this.cache.get(ref.eventID), ref));
     if (changed.length === 0) return;
     await this.collection.bulkWrite(

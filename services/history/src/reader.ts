@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { EventRef, EventRefStore } from "./event-refs";
 import { tierReadSeconds } from "./metrics";
 import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
-import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName } from "./tick-tier";
+import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName, WindowPlan } from "./tick-tier";
 import { CAPTURE_START_MS, DAY_MS, renderTick, seriesKeyOf, type TickDocument } from "./ticks";
 import { resolveV1Window, toV1Tick, v1ObjectsOf, v1TickFilter } from "./v1-ticks";
 
@@ -160,26 +160,24 @@ export class TickReader {
   ): Promise<MergedPage> {
     const archiveMayHold =
       window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
-    const [liveSources, archiveSources] = await Promise.all([
-      this.timed("live", () => this.liveCall(() => this.live.seriesSources(window))),
-      archiveMayHold ? this.archiveCall(() => this.archive.seriesSources(window)) : Promise.resolve([]),
+    const [livePlan, archivePlan] = await Promise.all([
+      this.timed("live", () => this.liveCall(() => this.live.planWindow(window))),
+      archiveMayHold ? this.archiveCall(() => this.archive.planWindow(window)) : Promise.resolve(null),
     ]);
-    const sourcesNotice = archiveSources === undefined ? ARCHIVE_DOWN_NOTICE : "";
-    const seriesKeys = rankedSeries([...liveSources, ...(archiveSources ?? [])]);
+    const sourcesNotice = archivePlan === undefined ? ARCHIVE_DOWN_NOTICE : "";
+    const seriesKeys = rankedSeries([...livePlan.sources, ...(archivePlan?.sources ?? [])]);
     if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };
 
     const ranked: TickWindow = { ...window, seriesKeys, ...(position ? { after: position } : {}) };
-    const batchSize = Math.max(limit + 1, 1000);
     const open = (
-      tier: TickTier,
+      plan: WindowPlan,
       name: TierName,
       guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
-    ) => new TierStream(name, tier.openWindow(ranked, this.readCap, batchSize), this.readCap, guard);
-    const live = open(this.live, "live", (next) => this.liveCall(next));
-    const archive =
-      archiveMayHold && archiveSources !== undefined
-        ? open(this.archive, "archive", (next) => this.archiveDeadline.execute(next))
-        : undefined;
+    ) => new TierStream(name, plan.open(ranked, this.readCap), this.readCap, guard);
+    const live = open(livePlan, "live", (next) => this.liveCall(next));
+    const archive = archivePlan
+      ? open(archivePlan, "archive", (next) => this.archiveDeadline.execute(next))
+      : undefined;
     const merged = await mergeTiers(live, archive, limit, keeps);
     return { ...merged, notice: merged.notice || sourcesNotice };
   }

@@ -1,6 +1,17 @@
 import { ensureIndexes } from "@odds/platform";
-import { MongoBulkWriteError, type Collection, type Db, type Filter, type FindCursor } from "mongodb";
-import type { TickDocument } from "./ticks";
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
+import {
+  bucketId,
+  decodeBucket,
+  encodeBucket,
+  HOUR_MS,
+  hourOf,
+  mergeTicks,
+  sourceOf,
+  ticksByHour,
+  type BucketDocument,
+} from "./tick-buckets";
+import { seriesKeyOf, type TickDocument } from "./ticks";
 
 export type TierName = "live" | "archive";
 
@@ -29,17 +40,21 @@ export interface SeriesSource {
 }
 
 /**
- * How a tier lays its ticks out. `per-event`: one collection per event (`ticks_<eventID>`), for
- * FerretDB/SQLite, which pushes down only `_id` equality and scans a whole collection for any other
- * filter. `shared`: one `ticks` collection with (eventID, changedAt, _id) and (eventID, day) indexes,
- * for MongoDB proper, where tens of thousands of collections cost more than an indexed equality.
+ * Where a tier keeps its buckets (tick-buckets.ts). `per-event`: one collection per event
+ * (`buckets_<eventID>`), for FerretDB/SQLite: FerretDB 1.24 pushes an `_id` equality down to SQLite
+ * but not onto its `_id` index (the query's `->'$._id'` is not the index's `->"_id"`), so every
+ * query reads every row of its collection, and a collection per event bounds that to one event's
+ * buckets. `shared`: one `tickBuckets` collection with (eventID, hour) and (eventID, day) indexes, for
+ * MongoDB proper, where tens of thousands of collections cost more than an indexed equality.
  */
 export type TickLayout = "per-event" | "shared";
 export const TICK_LAYOUTS: readonly TickLayout[] = ["per-event", "shared"];
 
-const EVENT_TICKS_PREFIX = "ticks_";
-const SHARED_TICKS = "ticks";
+const EVENT_BUCKETS_PREFIX = "buckets_";
+const SHARED_BUCKETS = "tickBuckets";
 const LIVE_DAYS = "tickDays";
+/** Rewrites of an event's buckets retried when another writer got there first. */
+const WRITE_ATTEMPTS = 5;
 
 /** A UTC day on which an event's ticks were written to this tier (what the archiver walks). */
 export interface EventDay {
@@ -53,12 +68,28 @@ interface EventDayDocument {
   eventID: string;
 }
 
+/** What identifies a bucket version: an archive delete applies only to the version copied. */
+export type BucketVersion = Pick<BucketDocument, "_id" | "v" | "n">;
+
+type BucketSummary = Omit<BucketDocument, "ticks">;
+
+/** A window's series and, for the series ranked from them, the ticks after a position. */
+export interface WindowPlan {
+  sources: SeriesSource[];
+  /** Ticks of the window after its position, in history order, at most `cap` of them. */
+  open(window: TickWindow, cap: number): TickCursor;
+}
+
+/** A tier's ticks of a window in history order, read bucket by bucket. */
+export interface TickCursor {
+  next(): Promise<TickDocument | null>;
+  bufferedCount(): number;
+  close(): Promise<void>;
+}
+
 /**
- * One storage tier of the tick log (the live shard or the archive shard). Both tiers use the
- * same layout, so a tick is copied between them by id. With the `per-event` layout every read
- * and write touches only the event's own collection (measured on FerretDB: 6 s for an eventID
- * equality on 30,000 ticks in one collection, serialised across concurrent queries); with
- * `shared` every filter carries the eventID equality its indexes lead with.
+ * One storage tier of the tick log (the live shard or the archive shard), holding ticks in hour
+ * buckets. Both tiers use the same layout, so a bucket's ticks are copied between them by tick id.
  */
 export class TickTier {
   private readonly days: Collection<EventDayDocument>;
@@ -72,39 +103,40 @@ export class TickTier {
     this.days = db.collection<EventDayDocument>(LIVE_DAYS);
   }
 
+  private get shared(): boolean {
+    return this.layout === "shared";
+  }
+
   private collectionName(eventID: string): string {
-    return this.layout === "shared" ? SHARED_TICKS : `${EVENT_TICKS_PREFIX}${eventID}`;
+    return this.shared ? SHARED_BUCKETS : `${EVENT_BUCKETS_PREFIX}${eventID}`;
   }
 
-  private eventTicks(eventID: string): Collection<TickDocument> {
-    return this.db.collection<TickDocument>(this.collectionName(eventID));
+  private buckets(eventID: string): Collection<BucketDocument> {
+    return this.db.collection<BucketDocument>(this.collectionName(eventID));
   }
 
-  /** A filter restricted to one event's ticks (implicit in the per-event layout). */
-  private eventScope(eventID: string, filter: Filter<TickDocument> = {}): Filter<TickDocument> {
-    return this.layout === "shared" ? { eventID, ...filter } : filter;
+  /** A filter restricted to one event's buckets (implicit in the per-event layout). */
+  private eventScope(eventID: string, filter: Filter<BucketDocument> = {}): Filter<BucketDocument> {
+    return this.shared ? { eventID, ...filter } : filter;
   }
 
-  /** The history order index (and, shared, the archiver's day index), created once per process per collection. */
-  private async ensureEventIndex(eventID: string): Promise<void> {
+  /** The shared collection's indexes, created once per process. */
+  private async ensureIndex(eventID: string): Promise<void> {
     const name = this.collectionName(eventID);
-    if (this.indexed.has(name)) return;
+    if (!this.shared || this.indexed.has(name)) return;
     await ensureIndexes(this.db, {
-      [name]:
-        this.layout === "shared"
-          ? [
-              { key: { eventID: 1, changedAt: 1, _id: 1 }, name: "history_order" },
-              { key: { eventID: 1, day: 1 }, name: "event_days" },
-            ]
-          : [{ key: { changedAt: 1, _id: 1 }, name: "history_order" }],
+      [name]: [
+        { key: { eventID: 1, hour: 1 }, name: "event_hours" },
+        { key: { eventID: 1, day: 1 }, name: "event_days" },
+      ],
     });
     this.indexed.add(name);
   }
 
   /**
-   * Writes ticks by id; a tick already present is left as it is, so replays and re-copies
-   * add nothing. Same effect as upserting each id, but one batched insert per event with
-   * the duplicate-id refusals ignored: FerretDB applies upserts one by one (30x slower).
+   * Writes ticks by id; a tick already held is left as it is, so replays and re-copies add nothing.
+   * Each touched bucket is read, merged and rewritten by `_id` at the version read (a new bucket is
+   * inserted); when another writer changed or created one meanwhile, the event's write is redone.
    */
   async upsertTicks(ticks: TickDocument[]): Promise<void> {
     const byEvent = new Map<string, TickDocument[]>();
@@ -113,13 +145,41 @@ export class TickTier {
       if (list) list.push(tick);
       else byEvent.set(tick.eventID, [tick]);
     }
-    for (const [eventID, eventTicks] of byEvent) {
-      await this.ensureEventIndex(eventID);
+    for (const [eventID, eventTicks] of byEvent) await this.writeEventTicks(eventID, ticksByHour(eventTicks));
+  }
+
+  private async writeEventTicks(eventID: string, byHour: Map<number, TickDocument[]>): Promise<void> {
+    await this.ensureIndex(eventID);
+    const collection = this.buckets(eventID);
+    const idOf = (hour: number) => bucketId(eventID, hour, this.shared);
+    for (let attempt = 1; ; attempt++) {
+      const held = new Map(
+        (await collection.find({ _id: { $in: [...byHour.keys()].map(idOf) } }).toArray()).map((b) => [b._id, b]),
+      );
+      const writes: AnyBulkWriteOperation<BucketDocument>[] = [];
+      let rewrites = 0;
+      for (const [hour, incoming] of byHour) {
+        const id = idOf(hour);
+        const bucket = held.get(id);
+        const merged = mergeTicks(bucket ? decodeBucket(bucket) : [], incoming);
+        if (!merged) continue;
+        const document = encodeBucket(id, eventID, hour, merged, (bucket?.v ?? 0) + 1);
+        if (bucket) {
+          rewrites += 1;
+          writes.push({ replaceOne: { filter: { _id: id, v: bucket.v }, replacement: document } });
+        } else {
+          writes.push({ insertOne: { document } });
+        }
+      }
+      if (writes.length === 0) return;
       try {
-        await this.eventTicks(eventID).insertMany(eventTicks, { ordered: false });
+        const result = await collection.bulkWrite(writes, { ordered: false });
+        if (result.matchedCount === rewrites) return;
       } catch (err) {
         if (!isOnlyDuplicateIds(err)) throw err;
       }
+      if (attempt === WRITE_ATTEMPTS)
+        throw new Error(`${this.name} tier: buckets of ${eventID} kept changing during ${attempt} rewrites`);
     }
   }
 
@@ -140,86 +200,158 @@ export class TickTier {
     return docs.map(({ day, eventID }) => ({ day, eventID })).sort((a, b) => a.day.localeCompare(b.day));
   }
 
-  /** Forgets an (event, day) once it holds no tick; a tick written meanwhile notes it again. */
+  /** Forgets an (event, day) once it holds no bucket; a tick written meanwhile notes it again. */
   async forgetDayIfEmpty({ day, eventID }: EventDay): Promise<boolean> {
     await this.days.deleteOne({ _id: `${day}|${eventID}` });
-    const remaining = await this.eventTicks(eventID).findOne(this.eventScope(eventID, { day }), {
-      projection: { _id: 1 },
+    const remaining = await this.buckets(eventID).findOne(this.eventScope(eventID, { day }), {
+      projection: { ticks: 0 },
     });
     if (remaining) await this.noteDays([{ day, eventID }]);
     return remaining === null;
   }
 
-  /** Every tick of an event in this tier (the fields that define what a book holds). */
-  ticksOfEvent(eventID: string): Promise<TickDocument[]> {
-    return this.eventTicks(eventID)
-      .find(this.eventScope(eventID), {
-        projection: {
-          eventID: 1,
-          oddID: 1,
-          bookmakerID: 1,
-          sourceID: 1,
-          changedAt: 1,
-          kind: 1,
-          decimalOdds: 1,
-          line: 1,
-          isMainLine: 1,
-          layOdds: 1,
-          maxStake: 1,
-        },
-      })
-      .toArray();
+  /** Every tick of an event in this tier, in history order. */
+  async ticksOfEvent(eventID: string): Promise<TickDocument[]> {
+    const buckets = await this.buckets(eventID).find(this.eventScope(eventID)).toArray();
+    return buckets.sort((a, b) => a.hour - b.hour).flatMap(decodeBucket);
   }
 
-  ticksOfDay({ day, eventID }: EventDay, limit: number): Promise<TickDocument[]> {
-    return this.eventTicks(eventID).find(this.eventScope(eventID, { day })).limit(limit).toArray();
-  }
-
-  async deleteTicks(eventID: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.eventTicks(eventID).deleteMany(this.eventScope(eventID, { _id: { $in: ids } }));
-  }
-
-  countTicks(eventID: string, filter: { day?: string } = {}): Promise<number> {
-    return this.eventTicks(eventID).countDocuments(this.eventScope(eventID, filter));
-  }
-
-  /** Every (bookmaker, source, rank) with at least one tick in the window. */
-  async seriesSources(window: TickWindow): Promise<SeriesSource[]> {
-    const groups = await this.eventTicks(window.eventID)
-      .aggregate<{ _id: SeriesSource }>([
-        {
-          $match: this.eventScope(
-            window.eventID,
-            this.windowFilter({ ...window, after: undefined, seriesKeys: undefined }),
-          ),
-        },
-        { $group: { _id: { bookmakerID: "$bookmakerID", sourceID: "$sourceID", sourceRank: "$sourceRank" } } },
-      ])
-      .toArray();
-    return groups.map((group) => group._id);
-  }
-
-  /** Ticks of the window after the position, in history order, at most `cap` of them. */
-  openWindow(window: TickWindow, cap: number, batchSize: number): FindCursor<TickDocument> {
-    return this.eventTicks(window.eventID)
-      .find(this.eventScope(window.eventID, this.windowFilter(window)))
-      .sort({ changedAt: 1, _id: 1 })
-      .limit(cap)
-      .batchSize(Math.min(cap, batchSize));
-  }
-
-  private windowFilter(window: TickWindow): Filter<TickDocument> {
-    const filter: Filter<TickDocument> = {
-      changedAt: { $gte: new Date(window.fromMs), $lt: new Date(window.toMs) },
-    };
-    if (window.seriesKeys) filter.seriesKey = { $in: window.seriesKeys };
-    if (window.bookmakerIDs) filter.bookmakerID = { $in: window.bookmakerIDs };
-    if (window.after) {
-      const at = new Date(window.after.at);
-      filter.$or = [{ changedAt: { $gt: at } }, { changedAt: at, _id: { $gt: window.after.id } }];
+  /** The buckets of an event's day, whole, oldest first, until they hold at least `minTicks` ticks. */
+  async bucketsOfDay({ day, eventID }: EventDay, minTicks: number): Promise<BucketDocument[]> {
+    const summaries = await this.summaries(eventID, { day });
+    const chosen: string[] = [];
+    let ticks = 0;
+    for (const summary of summaries) {
+      if (ticks >= minTicks) break;
+      chosen.push(summary._id);
+      ticks += summary.n;
     }
-    return filter;
+    if (chosen.length === 0) return [];
+    const buckets = await this.buckets(eventID)
+      .find({ _id: { $in: chosen } })
+      .toArray();
+    return buckets.sort((a, b) => a.hour - b.hour);
   }
+
+  /** Deletes these buckets where they are still at the version given; returns the ticks deleted. */
+  async deleteBuckets(eventID: string, versions: readonly BucketVersion[]): Promise<number> {
+    let deleted = 0;
+    for (const { _id, v, n } of versions) {
+      const result = await this.buckets(eventID).deleteOne({ _id, v });
+      if (result.deletedCount === 1) deleted += n;
+    }
+    return deleted;
+  }
+
+  async countTicks(eventID: string, filter: { day?: string } = {}): Promise<number> {
+    return (await this.summaries(eventID, filter)).reduce((sum, bucket) => sum + bucket.n, 0);
+  }
+
+  /** The event's buckets (without their ticks) matching the filter, oldest first. */
+  private async summaries(eventID: string, filter: Filter<BucketDocument>): Promise<BucketSummary[]> {
+    const found = await this.buckets(eventID)
+      .find(this.eventScope(eventID, filter), { projection: { ticks: 0 } })
+      .toArray();
+    return (found as BucketSummary[]).sort((a, b) => a.hour - b.hour);
+  }
+
+  /**
+   * The window's buckets, read once (one query: on FerretDB a listing without the ticks costs as much,
+   * since it decodes every bucket whole before projecting), for the two steps of a page read: the
+   * (bookmaker, source, rank) series with at least one tick in the window (a bucket inside the window
+   * answers from its summary; the ticks of the buckets the window's ends cut through are inflated),
+   * then a cursor over the ticks of the ranked series after the page's position, inflating one bucket
+   * at a time.
+   */
+  async planWindow(window: TickWindow): Promise<WindowPlan> {
+    const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
+    const buckets = (
+      await this.buckets(window.eventID)
+        .find(this.eventScope(window.eventID, { hour: { $gte: hourOf(window.fromMs), $lt: window.toMs } }))
+        .toArray()
+    ).sort((a, b) => a.hour - b.hour);
+    const found = new Set<string>();
+    for (const bucket of buckets) {
+      if (bucket.hour >= window.fromMs && bucket.hour + HOUR_MS <= window.toMs) {
+        for (const source of bucket.sources) found.add(source);
+      } else {
+        for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
+      }
+    }
+    const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
+    return {
+      sources: [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID)),
+      open: (ranked, cap) => {
+        const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));
+        const queue = buckets.filter((bucket) => bucket.hour >= fromHour && holdsWanted(ranked, bucket));
+        return new BucketCursor(ranked, cap, queue);
+      },
+    };
+  }
+}
+
+/** Yields the ticks a window keeps from its buckets (in hour order), inflating one bucket at a time. */
+class BucketCursor implements TickCursor {
+  private buffer: TickDocument[] = [];
+  private next_ = 0;
+  private yielded = 0;
+
+  constructor(
+    private readonly window: TickWindow,
+    private readonly cap: number,
+    private queue: BucketDocument[],
+  ) {}
+
+  bufferedCount(): number {
+    return this.buffer.length - this.next_;
+  }
+
+  next(): Promise<TickDocument | null> {
+    if (this.yielded >= this.cap) return Promise.resolve(null);
+    while (this.bufferedCount() === 0) {
+      const bucket = this.queue.shift();
+      if (!bucket) return Promise.resolve(null);
+      this.buffer = decodeBucket(bucket).filter((tick) => inWindow(this.window, tick));
+      this.next_ = 0;
+    }
+    this.yielded += 1;
+    return Promise.resolve(this.buffer[this.next_++]!);
+  }
+
+  close(): Promise<void> {
+    this.buffer = [];
+    this.queue = [];
+    return Promise.resolve();
+  }
+}
+
+/** Whether a bucket holds a series the window reads (by its summary). */
+function holdsWanted(window: TickWindow, summary: Pick<BucketDocument, "sources">): boolean {
+  if (!window.seriesKeys && !window.bookmakerIDs) return true;
+  return summary.sources.some((source) => {
+    const { bookmakerID, sourceID } = parseSource(source);
+    return (
+      (!window.seriesKeys || window.seriesKeys.includes(seriesKeyOf(bookmakerID, sourceID))) &&
+      (!window.bookmakerIDs || window.bookmakerIDs.includes(bookmakerID))
+    );
+  });
+}
+
+/** Whether the window keeps a tick: inside [from, to), of its series and bookmakers, after its position. */
+function inWindow(window: TickWindow, tick: TickDocument): boolean {
+  const at = tick.changedAt.getTime();
+  if (at < window.fromMs || at >= window.toMs) return false;
+  if (window.seriesKeys && !window.seriesKeys.includes(tick.seriesKey)) return false;
+  if (window.bookmakerIDs && !window.bookmakerIDs.includes(tick.bookmakerID)) return false;
+  const after = window.after;
+  return !after || at > after.at || (at === after.at && tick._id > after.id);
+}
+
+function parseSource(source: string): SeriesSource {
+  const parts = source.split("|");
+  const sourceRank = Number(parts.pop());
+  const bookmakerID = parts.shift()!;
+  return { bookmakerID, sourceID: parts.join("|"), sourceRank };
 }
 
 const DUPLICATE_KEY = 11000;

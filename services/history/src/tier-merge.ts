@@ -1,6 +1,6 @@
-import type { FindCursor } from "mongodb";
 import { tierReadSeconds } from "./metrics";
-import type { TickPosition, TierName } from "./tick-tier";
+import { compareTicks } from "./tick-buckets";
+import type { TickCursor, TickPosition, TierName } from "./tick-tier";
 import type { TickDocument } from "./ticks";
 
 export const ARCHIVE_DOWN_NOTICE =
@@ -81,7 +81,7 @@ export class TierStream {
 
   constructor(
     private readonly tier: TierName,
-    private readonly cursor: FindCursor<TickDocument>,
+    private readonly cursor: TickCursor,
     private readonly cap: number,
     private readonly guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
   ) {}
@@ -140,7 +140,5 @@ export class TierStream {
 function earliest(a: TickDocument | undefined, b: TickDocument | undefined): TickDocument | undefined {
   if (!a) return b;
   if (!b) return a;
-  const byTime = a.changedAt.getTime() - b.changedAt.getTime();
-  if (byTime !== 0) return byTime < 0 ? a : b;
-  return a._id <= b._id ? a : b;
+  return compareTicks(a, b) <= 0 ? a : b;
 }

@@ -1,4 +1,5 @@
 import { type history } from "@odds/proto";
+import { EventRefStore } from "../src/event-refs";
 import {
   daysAgo,
   ML_AWAY,
@@ -173,6 +174,23 @@ describe("history recording (RecordQuotes) against real stores", () => {
     );
     expect(replay.ticksRecorded).toBe(0);
     expect(await service.stores.live.countTicks(event.eventId)).toBe(before);
+  });
+
+  it("a restarted process stores a moved kickoff of an event it already knew, and keeps an unchanged ref", async () => {
+    const event = newEvent(daysAgo(3));
+    await service.record({ events: [event], snapshots: [snapshot(event, daysAgo(4), [quote(ML_HOME, 1.9)])] });
+    const ref = {
+      eventID: event.eventId,
+      sportID: event.sportId,
+      leagueID: event.leagueId,
+      startsAtMs: event.startsAtMs,
+    };
+    const moved = { ...ref, startsAtMs: event.startsAtMs + 3_600_000 };
+
+    await new EventRefStore(service.stores.liveDb).save([ref]);
+    expect(await new EventRefStore(service.stores.liveDb).get(event.eventId)).toEqual(ref);
+    await new EventRefStore(service.stores.liveDb).save([moved]);
+    expect(await new EventRefStore(service.stores.liveDb).get(event.eventId)).toEqual(moved);
   });
 
   it("ignores a snapshot older than the state it holds, so an out-of-order replay does not regress it", async () => {

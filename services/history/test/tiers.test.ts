@@ -98,6 +98,38 @@ describe.each(TICK_LAYOUTS)(
       expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
     });
 
+    it("a bucket that took a late tick after its copy is not deleted, and the next pass moves the late tick too", async () => {
+      const event = await recordStraddlingEvent(service);
+      const total = await service.stores.live.countTicks(event.eventId);
+      const oldDay = new Date(daysAgo(39)).toISOString().slice(0, 10);
+      const copied = await service.archiver.copyBatch({ day: oldDay, eventID: event.eventId });
+      expect(copied.length).toBeGreaterThan(1);
+
+      // A tick of a new bookmaker lands in the first copied bucket before the archiver deletes it.
+      const hour = Date.parse(`${copied[0]!._id.slice(-13)}:00:00Z`);
+      const late = diffSnapshot(new Map(), {
+        eventID: event.eventId,
+        bookmakerID: "late-book",
+        sourceID: "feed-a",
+        sourceRank: 10,
+        observedAtMs: hour + 59 * 60_000,
+        quotes: [{ oddID: ML_HOME, decimalOdds: 2.5, available: true }],
+      }).ticks;
+      await service.stores.live.upsertTicks(late);
+      const deleted = await service.stores.live.deleteBuckets(event.eventId, copied);
+      expect(deleted).toBe(copied.slice(1).reduce((sum, bucket) => sum + bucket.n, 0));
+
+      await service.archiver.runOnce();
+      const archived = await service.stores.archive.countTicks(event.eventId);
+      const live = await service.stores.live.countTicks(event.eventId);
+      expect(archived + live).toBe(total + late.length);
+      expect(await service.stores.live.countTicks(event.eventId, { day: oldDay })).toBe(0);
+      const series = (await service.list({ ...window(event), bookmakerIds: ["late-book"], limit: 5000 })).items;
+      expect(series.map((tick) => [tick.bookmakerID, tick.changedAt])).toEqual([
+        ["late-book", new Date(hour + 59 * 60_000).toISOString()],
+      ]);
+    });
+
     it("a window spanning both tiers, read in pages, concatenates to exactly the unpaged series", async () => {
       const event = await recordStraddlingEvent(service);
       await service.archiver.runOnce();

@@ -1,0 +1,58 @@
+import { bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
+import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
+
+const HOUR = Date.UTC(2026, 9, 1, 13);
+
+function ticksAt(observedAtMs: number, bookmakerID = "sportsbet", sourceID = "feed-a"): TickDocument[] {
+  const snapshot: BookSnapshot = {
+    eventID: "AFL_2026-10-02_a_vs_b",
+    bookmakerID,
+    sourceID,
+    sourceRank: 10,
+    observedAtMs,
+    quotes: [
+      { oddID: "points-home-game-ml-home", decimalOdds: 1.8, available: true, maxStake: 500 },
+      { oddID: "points-away-game-ml-away", decimalOdds: 2.05, available: true, line: 3.5, isMainLine: true },
+    ],
+  };
+  return diffSnapshot(new Map(), snapshot).ticks;
+}
+
+describe("hour buckets", () => {
+  it("give back exactly the ticks put in, in history order (changedAt, then tick id)", () => {
+    const ticks = [...ticksAt(HOUR + 60_000, "tab"), ...ticksAt(HOUR + 5_000), ...ticksAt(HOUR + 60_000)];
+    const bucket = encodeBucket(bucketId(ticks[0]!.eventID, HOUR, false), ticks[0]!.eventID, HOUR, ticks, 1);
+    const expected = [...ticks].sort(
+      (a, b) => a.changedAt.getTime() - b.changedAt.getTime() || (a._id < b._id ? -1 : 1),
+    );
+    expect(decodeBucket(bucket)).toEqual(expected);
+    expect(bucket).toMatchObject({
+      _id: "2026-10-01T13",
+      hour: HOUR,
+      day: "2026-10-01",
+      n: 6,
+      v: 1,
+      sources: ["sportsbet|feed-a|10", "tab|feed-a|10"],
+    });
+  });
+
+  it("name the event in the id only where the collection is shared", () => {
+    expect(bucketId("NBA_x", HOUR, true)).toBe("NBA_x|2026-10-01T13");
+    expect(bucketId("NBA_x", HOUR, false)).toBe("2026-10-01T13");
+  });
+
+  it("merge by tick id: a tick already held is kept as held, and a replay adds nothing", () => {
+    const held = ticksAt(HOUR);
+    const replayed = held.map((tick) => ({ ...tick, maxStake: 1 }));
+    expect(mergeTicks(held, replayed)).toBeUndefined();
+    const later = ticksAt(HOUR + 1_000);
+    expect(mergeTicks(held, [...replayed, ...later, ...later])).toEqual([...held, ...later]);
+  });
+
+  it("group ticks by the UTC hour of changedAt", () => {
+    const ticks = [...ticksAt(HOUR - 1), ...ticksAt(HOUR), ...ticksAt(HOUR + 3_599_999)];
+    const byHour = ticksByHour(ticks);
+    expect([...byHour.keys()]).toEqual([hourOf(HOUR - 1), HOUR]);
+    expect(byHour.get(HOUR)).toHaveLength(4);
+  });
+});
