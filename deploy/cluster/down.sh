@@ -33,6 +33,10 @@ if [[ -d $STATE ]]; then
 fi
 rm -rf /var/log/pods/"${NAMESPACE}"_* # container logs kubelet left behind
 ip link del odds0 2>/dev/null || true
+if [[ -f $STATE/docker0.ours ]]; then
+  ip link del docker0 2>/dev/null || true
+  rm -f "$STATE/docker0.ours"
+fi
 iptables -D FORWARD -s "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 iptables -D FORWARD -d "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 # Per-run state goes; the caches (binaries, images, certificates) stay for the next run.
