@@ -33,6 +33,19 @@ if [[ -d $STATE ]]; then
 fi
 rm -rf /var/log/pods/"${NAMESPACE}"_* # container logs kubelet left behind
 ip link del odds0 2>/dev/null || true
+# kube-proxy's iptables chains (KUBE-*) outlive it.
+[[ -x $KBIN/kube-proxy ]] && "$KBIN/kube-proxy" --cleanup >/dev/null 2>&1
+# kubelet's own iptables chains (KUBE-FIREWALL and canaries) outlive it too.
+for table in filter nat mangle; do
+  for hook in INPUT OUTPUT; do iptables -t "$table" -D "$hook" -j KUBE-FIREWALL 2>/dev/null || true; done
+  for chain in KUBE-FIREWALL KUBE-KUBELET-CANARY KUBE-PROXY-CANARY KUBE-MARK-MASQ KUBE-IPTABLES-HINT; do
+    iptables -t "$table" -F "$chain" 2>/dev/null && iptables -t "$table" -X "$chain" 2>/dev/null
+  done
+done
+if [[ -f $STATE/docker0.ours ]]; then
+  ip link del docker0 2>/dev/null || true
+  rm -f "$STATE/docker0.ours"
+fi
 iptables -D FORWARD -s "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 iptables -D FORWARD -d "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 # Per-run state goes; the caches (binaries, images, certificates) stay for the next run.

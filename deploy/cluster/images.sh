@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds every image the local cluster runs, with Debian's Docker engine (vfs storage, its data
+# Builds every image the local cluster runs, with Debian's Docker engine (overlay2 storage, its data
 # kept in $CLUSTER_CACHE/docker so a second run hits the layer cache), and imports them into the
 # cluster's containerd:
 #   - a bookworm base (debootstrap --variant=minbase; no registry can be reached) carrying this

@@ -1,8 +1,9 @@
 # Shared settings and helpers of the local-cluster scripts (sourced, never run).
 # CLUSTER_CACHE: built binaries, the base image, Docker's and containerd's stores (kept between
 # runs) and the state of a running cluster (default: the git-ignored .tools/cluster).
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CLUSTER_CACHE="${CLUSTER_CACHE:-$ROOT/.tools/cluster}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
+# Resolved: the mounts down.sh must undo are listed under the real path, never a symlink's.
+CLUSTER_CACHE="$(realpath -m "${CLUSTER_CACHE:-$ROOT/.tools/cluster}")"
 K8S_VERSION=v1.32.4
 K8S_STAGING_VERSION=v0.32.4
 COREDNS_VERSION=v1.12.1
@@ -16,6 +17,9 @@ NODE_NAME=odds-local
 NAMESPACE=odds
 RELEASE=odds
 IMAGE_PREFIX=odds-local
+# Docker's storage for the image builds. overlay2 shares layers; vfs (for a host that refuses overlay
+# mounts) copies every layer in full: the first image's build stage alone took 7.8 GB that way.
+DOCKER_STORAGE_DRIVER="${DOCKER_STORAGE_DRIVER:-overlay2}"
 export PATH="$KBIN:$ROOT/.tools/bin:$PATH"
 export KUBECONFIG="$STATE/admin.kubeconfig"
 export DOCKER_HOST="unix://$STATE/docker.sock"

@@ -14,9 +14,10 @@ step() { log "[$((SECONDS - started))s] $*"; }
 ((EUID == 0)) || die "the local cluster runs kubelet, containerd and dockerd: run as root"
 step "host packages"
 bash "$here/ensure-host.sh"
-step "project preparation (npm ci, FerretDB program, Helm, TypeScript build)"
+step "project preparation (npm ci, FerretDB program, TypeScript build, Helm)"
 bash "$ROOT/deploy/local/prepare.sh"
-need helm "built by deploy/local/prepare.sh into .tools/bin"
+bash "$ROOT/deploy/local/build-helm.sh"
+need helm "built by deploy/local/build-helm.sh into .tools/bin"
 step "Kubernetes and CoreDNS binaries"
 bash "$here/build-kubernetes.sh"
 

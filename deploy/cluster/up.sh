@@ -86,8 +86,10 @@ state = "$STATE/containerd"
     conf_dir = "$STATE/cni"
 TOML
 log "starting containerd and dockerd..."
+# dockerd creates its default bridge docker0 and leaves it behind: down.sh removes it when it was not there before.
+ip link show docker0 >/dev/null 2>&1 || touch "$STATE/docker0.ours"
 running containerd || start_daemon containerd containerd --config "$STATE/containerd.toml"
-running dockerd || start_daemon dockerd dockerd --storage-driver=vfs --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
+running dockerd || start_daemon dockerd dockerd --storage-driver="$DOCKER_STORAGE_DRIVER" --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
   --pidfile "$STATE/dockerd-own.pid" -H "$DOCKER_HOST" --iptables=true
 wait_for 60 containerd "${CTR[@]}" version
 wait_for 60 dockerd $DOCKER version

@@ -6,12 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source deploy/local/steps.sh
 bash deploy/local/ensure-chromium.sh
-helm_version=v3.22.0
-if [[ "$(cat .tools/bin/.helm-version 2>/dev/null)" != "$helm_version" || ! -x .tools/bin/helm ]]; then
-  step "building helm $helm_version into .tools/bin from the Go module proxy" "3 minutes" \
-    env GOBIN="$PWD/.tools/bin" go install "helm.sh/helm/v3/cmd/helm@$helm_version"
-  echo "$helm_version" >.tools/bin/.helm-version
-fi
+bash deploy/local/build-helm.sh
 # Envoy config check (go-control-plane) and strict Kubernetes decoding (k8s.io/api).
 for check in deploy/envoy/validate:envoy-validate test/deploy/kube-strict:kube-strict; do
   src=${check%%:*} bin=$PWD/.tools/bin/${check##*:}

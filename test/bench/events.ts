@@ -136,7 +136,6 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
     },
   );
   const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${grpcPort}`, {
-    serviceName: "odds.events.v1.EventsService",
     defaultDeadlineMs: 120_000,
   });
   try {

@@ -101,7 +101,6 @@ describe("catalogue routes through the running stack", () => {
 
   beforeAll(async () => {
     client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${e2eStack().ports.catalogue}`, {
-      serviceName: "odds.catalogue.v1.PersistedCatalogue",
       defaultDeadlineMs: 10_000,
     });
     await apply(seed(true));

@@ -8,7 +8,6 @@ export async function createKey(
   options: { active?: boolean; email?: string } = {},
 ) {
   const client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${e2eStack().ports.usage}`, {
-    serviceName: "odds.usage.v1.UsageService",
     defaultDeadlineMs: 10_000,
   });
   try {
@@ -28,7 +27,6 @@ export async function createKey(
 /** Activates or deactivates a key through the running usage service, as the admin CLI does. */
 export async function setKeyActive(keyID: string, isActive: boolean): Promise<void> {
   const client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${e2eStack().ports.usage}`, {
-    serviceName: "odds.usage.v1.UsageService",
     defaultDeadlineMs: 10_000,
   });
   try {

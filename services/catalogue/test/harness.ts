@@ -64,7 +64,6 @@ export async function startCatalogue(options: { uri?: string; eventTtlMs?: numbe
     ],
   });
   const client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${server.port}`, {
-    serviceName: "odds.catalogue.v1.PersistedCatalogue",
     defaultDeadlineMs: 10_000,
   });
   return {

@@ -30,7 +30,6 @@ describe("catalogue process (built main.js)", () => {
       CATALOGUE_MONGODB_URI: testMongoUri("catalogue_main"),
     });
     const client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${grpcPort}`, {
-      serviceName: "odds.catalogue.v1.PersistedCatalogue",
       defaultDeadlineMs: 10_000,
     });
     try {

@@ -8,6 +8,7 @@ import { createClient } from "redis";
 import request from "supertest";
 import { z } from "zod";
 import { KeyAccess } from "../src/access/api-key";
+import { KEY_RECORD_AS_ADMITTED } from "../src/routes/account";
 import { UsageRecorder } from "../src/access/usage-recorder";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -628,6 +629,26 @@ describe("GET /v2/account/usage", () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, error: "Not found" });
     fakeUsage.add(baseKey, "base", { email: "base@example.com" });
+  });
+
+  it("answers 200 with the record that admitted the request, and a notice, while the usage service cannot answer", async () => {
+    const fresh = key("base");
+    const keyID = fakeUsage.add(fresh, "base", { email: "base-down@example.com" });
+    expect((await request(server).get("/v2/account/usage").set("x-api-key", fresh)).body.notice).toBeUndefined();
+    fakeUsage.unavailable = true;
+    try {
+      const res = await request(server).get("/v2/account/usage").set("x-api-key", fresh);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        success: true,
+        notice: KEY_RECORD_AS_ADMITTED,
+        data: [{ keyID, email: "base-down@example.com", tier: "base", isActive: true }],
+      });
+      // The counters still come from the rate limiter: this call is counted.
+      expect(res.body.data[0].rateLimits["per-month"]["current-requests"]).toBeGreaterThanOrEqual(1);
+    } finally {
+      fakeUsage.unavailable = false;
+    }
   });
 
   it("answers 401 without a key", async () => {

@@ -5,6 +5,7 @@ import {
   createGrpcClient,
   NotFoundError,
   startGrpcServer,
+  UnavailableError,
   unaryHandler,
   type Logger,
   type RunningGrpcServer,
@@ -39,6 +40,8 @@ export class FakeUsageService {
   readonly keys = new Map<string, usage.ResolveKeyResponse>();
   readonly recorded: usage.RecordUsageRequest[] = [];
   resolveCalls = 0;
+  /** While set, key lookups fail UNAVAILABLE, as while the usage service's pod is replaced. */
+  unavailable = false;
 
   add(
     apiKey: string,
@@ -62,6 +65,7 @@ export class FakeUsageService {
     return {
       resolveKey: unaryHandler(logger, async (req: usage.ResolveKeyRequest) => {
         this.resolveCalls += 1;
+        if (this.unavailable) throw new UnavailableError("usage store unreachable");
         const found = this.keys.get(req.keyHash);
         if (!found) throw new NotFoundError("unknown API key");
         return found;
@@ -122,11 +126,9 @@ export async function startDownstreams(logger: Logger, fakeUsage: FakeUsageServi
   return {
     server,
     usageClient: createGrpcClient(usage.UsageServiceClient, address, {
-      serviceName: "odds.usage.v1.UsageService",
       defaultDeadlineMs: 2_000,
     }),
     eventsClient: createGrpcClient(events.EventsServiceClient, address, {
-      serviceName: "odds.events.v1.EventsService",
       defaultDeadlineMs: 2_000,
     }),
   };

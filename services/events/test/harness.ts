@@ -61,7 +61,6 @@ export async function startEventsService(uri = testMongoUri("events")): Promise<
     logger,
   });
   const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${server.port}`, {
-    serviceName: "odds.events.v1.EventsService",
     defaultDeadlineMs: 10_000,
   });
   const list = async (request: Partial<events.ListEventsRequest>) => {

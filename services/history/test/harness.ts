@@ -113,7 +113,6 @@ export async function startHistory(options: {
     logger,
   });
   const client = createGrpcClient(history.HistoryServiceClient, `127.0.0.1:${server.port}`, {
-    serviceName: "odds.history.v1.HistoryService",
     defaultDeadlineMs: 60_000,
   });
   return {

@@ -50,7 +50,6 @@ describe("gRPC server and client wiring", () => {
       ],
     });
     client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${server.port}`, {
-      serviceName: "odds.events.v1.EventsService",
       // Generous enough for a loaded machine (name resolution alone took 0.2 s under load), far below "slow".
       defaultDeadlineMs: 3_000,
     });
@@ -116,7 +115,6 @@ describe("graceful shutdown", () => {
     );
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${port}`, {
-      serviceName: "odds.events.v1.EventsService",
       defaultDeadlineMs: 5_000,
     });
     try {

@@ -43,7 +43,6 @@ beforeAll(async () => {
     ],
   });
   client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${server.port}`, {
-    serviceName: "odds.usage.v1.UsageService",
     defaultDeadlineMs: 5_000,
   });
 });

@@ -16,24 +16,17 @@ export interface DownstreamAddresses {
   usage: string;
 }
 
+/**
+ * Every call the edge makes is safe to repeat (reads, and usage batches the usage service applies once by
+ * id), so a call failing UNAVAILABLE while a service's pod is replaced is retried within its deadline.
+ */
 export function createDownstreamClients(addresses: DownstreamAddresses, deadlineMs: number): DownstreamClients {
+  const calls = { defaultDeadlineMs: deadlineMs, retryUnavailable: true };
   return {
-    events: createGrpcClient(events.EventsServiceClient, addresses.events, {
-      serviceName: "odds.events.v1.EventsService",
-      defaultDeadlineMs: deadlineMs,
-    }),
-    history: createGrpcClient(history.HistoryServiceClient, addresses.history, {
-      serviceName: "odds.history.v1.HistoryService",
-      defaultDeadlineMs: deadlineMs,
-    }),
-    catalogue: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, {
-      serviceName: "odds.catalogue.v1.PersistedCatalogue",
-      defaultDeadlineMs: deadlineMs,
-    }),
-    usage: createGrpcClient(usage.UsageServiceClient, addresses.usage, {
-      serviceName: "odds.usage.v1.UsageService",
-      defaultDeadlineMs: deadlineMs,
-    }),
+    events: createGrpcClient(events.EventsServiceClient, addresses.events, calls),
+    history: createGrpcClient(history.HistoryServiceClient, addresses.history, calls),
+    catalogue: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, calls),
+    usage: createGrpcClient(usage.UsageServiceClient, addresses.usage, calls),
   };
 }
 

@@ -1,3 +1,5 @@
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import { hasGrpcStatus } from "@odds/platform";
 import type { objects, usage } from "@odds/proto";
 import type { UsageGateway } from "../gateways/usage";
 import { quotasOf, type KeyGrant } from "../access/api-key";
@@ -40,15 +42,30 @@ export function accountUsage(
   };
 }
 
-/** GET /account/usage: read fresh (not from the plan cache); NOT_FOUND when the key record is gone. */
+/** Said in the envelope's notice when the key record could not be read fresh. */
+export const KEY_RECORD_AS_ADMITTED =
+  "The key record could not be read just now: its tier and limits are shown as this request was admitted.";
+
+/**
+ * GET /account/usage: the key record read fresh (not from the plan cache); NOT_FOUND when it is
+ * gone. While the usage service cannot answer (a pod being replaced, its store down), the record
+ * that admitted this very request is shown, with a notice, rather than failing a route whose
+ * contract lists no server error.
+ */
 export async function loadAccountUsage(
   grant: KeyGrant,
   usageService: UsageGateway,
   limiter: RateLimiter,
 ): Promise<RoutePage> {
-  const resolved = await usageService.resolveKey(grant.keyHash);
-  const key = resolved.key ?? grant.key;
-  const plan = resolved.plan ?? grant.plan;
+  let resolved: usage.ResolveKeyResponse | undefined;
+  try {
+    resolved = await usageService.resolveKey(grant.keyHash);
+  } catch (err) {
+    if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) throw err;
+  }
+  const key = resolved?.key ?? grant.key;
+  const plan = resolved?.plan ?? grant.plan;
   const counts = await limiter.current(grant.keyID, quotasOf(plan));
-  return { items: [Buffer.from(JSON.stringify(accountUsage(key, plan, counts)))], nextCursor: null };
+  const items = [Buffer.from(JSON.stringify(accountUsage(key, plan, counts)))];
+  return resolved ? { items, nextCursor: null } : { items, nextCursor: null, notice: KEY_RECORD_AS_ADMITTED };
 }

@@ -22,7 +22,6 @@ export class GrpcCatalogueNames implements CatalogueNames {
 
   constructor(options: { catalogueAddr: string; deadlineMs: number }) {
     this.client = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, {
-      serviceName: "odds.catalogue.v1.CatalogueService",
       defaultDeadlineMs: options.deadlineMs,
       retryUnavailable: true,
     });

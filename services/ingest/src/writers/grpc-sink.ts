@@ -35,18 +35,9 @@ export class GrpcCycleSink implements CycleSink {
 
   constructor(options: GrpcSinkOptions) {
     const common = { defaultDeadlineMs: options.deadlineMs, retryUnavailable: true };
-    this.events = createGrpcClient(events.EventsServiceClient, options.eventsAddr, {
-      ...common,
-      serviceName: "odds.events.v1.EventsService",
-    });
-    this.history = createGrpcClient(history.HistoryServiceClient, options.historyAddr, {
-      ...common,
-      serviceName: "odds.history.v1.HistoryService",
-    });
-    this.catalogue = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, {
-      ...common,
-      serviceName: "odds.catalogue.v1.PersistedCatalogue",
-    });
+    this.events = createGrpcClient(events.EventsServiceClient, options.eventsAddr, common);
+    this.history = createGrpcClient(history.HistoryServiceClient, options.historyAddr, common);
+    this.catalogue = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, common);
     this.policy = retry(
       handleWhen((err) => TRANSIENT.has((err as Partial<ServiceError>).code ?? status.UNKNOWN)),
       {

@@ -20,43 +20,57 @@ export function deadlineInterceptor(defaultDeadlineMs: number): Interceptor {
 /** Reconnect backoff of every client channel, from the first retry to its cap. */
 const RECONNECT_BACKOFF_MS = { initial: 250, max: 2_000 } as const;
 
-type ClientConstructor<C extends Client> = new (
-  address: string,
-  channelCredentials: ChannelCredentials,
-  options?: Partial<ChannelOptions>,
-) => C;
+/**
+ * Client keepalive. A peer that vanished without closing its connections (a pod killed with its address
+ * now dropping packets) is found dead within `time + timeout` and the channel reconnects; until then every
+ * call on that connection would wait out its deadline. grpc-js's server does not police client pings.
+ */
+const KEEPALIVE_MS = { time: 10_000, timeout: 5_000 } as const;
 
 /**
- * Creates a typed ts-proto client once per process. Every call gets a default deadline,
- * and transient UNAVAILABLE failures are retried by grpc-js's own retry policy.
+ * Retries of a call that failed UNAVAILABLE (its connection dropped, no server behind the address for a
+ * moment, a stopping server's GOAWAY): up to 5 attempts (grpc-js's cap) with random backoffs of at most
+ * 0.2, 0.4, 0.8 and 1.6 s, about the time a replaced pod's address takes to lead to its successor. The
+ * call's deadline still bounds all attempts together.
+ */
+const UNAVAILABLE_RETRY_POLICY = {
+  maxAttempts: 5,
+  initialBackoff: "0.2s",
+  maxBackoff: "2s",
+  backoffMultiplier: 2,
+  retryableStatusCodes: ["UNAVAILABLE"],
+} as const;
+
+/** A ts-proto grpc-js client class: it names its service, so a retry policy cannot name another by mistake. */
+type ClientConstructor<C extends Client> = {
+  new (address: string, channelCredentials: ChannelCredentials, options?: Partial<ChannelOptions>): C;
+  readonly serviceName: string;
+};
+
+/**
+ * Creates a typed ts-proto client once per process. Every call gets a default deadline. With
+ * `retryUnavailable`, a call failing UNAVAILABLE is retried by grpc-js's own retry policy: only for
+ * clients whose every method is safe to repeat (reads, and writes made idempotent by an id).
  */
 export function createGrpcClient<C extends Client>(
   Ctor: ClientConstructor<C>,
   address: string,
-  options: { serviceName: string; defaultDeadlineMs: number; retryUnavailable?: boolean },
+  options: { defaultDeadlineMs: number; retryUnavailable?: boolean },
 ): C {
   const serviceConfig = {
     loadBalancingConfig: [{ round_robin: {} }],
     methodConfig: options.retryUnavailable
-      ? [
-          {
-            name: [{ service: options.serviceName }],
-            retryPolicy: {
-              maxAttempts: 4,
-              initialBackoff: "0.1s",
-              maxBackoff: "2s",
-              backoffMultiplier: 2,
-              retryableStatusCodes: ["UNAVAILABLE"],
-            },
-          },
-        ]
+      ? [{ name: [{ service: Ctor.serviceName }], retryPolicy: UNAVAILABLE_RETRY_POLICY }]
       : [],
   };
   return new Ctor(address, credentials.createInsecure(), {
     interceptors: [deadlineInterceptor(options.defaultDeadlineMs)],
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
-    "grpc.keepalive_time_ms": 30_000,
+    "grpc.keepalive_time_ms": KEEPALIVE_MS.time,
+    "grpc.keepalive_timeout_ms": KEEPALIVE_MS.timeout,
+    // An idle channel's dead connection is found too, before a call is sent on it.
+    "grpc.keepalive_permit_without_calls": 1,
     // A restarted or replaced server (a crashed process, a rolled pod) is found again within seconds: grpc-js's
     // default reconnect backoff grows to 2 minutes, during which every call fails UNAVAILABLE.
     "grpc.initial_reconnect_backoff_ms": RECONNECT_BACKOFF_MS.initial,

@@ -20,7 +20,6 @@ function keyJson(key: usage.KeyRecord | undefined) {
 
 function connect(address: string): usage.UsageServiceClient {
   return createGrpcClient(usage.UsageServiceClient, address, {
-    serviceName: "odds.usage.v1.UsageService",
     defaultDeadlineMs: 10_000,
   });
 }
