@@ -21,9 +21,11 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 describe("v1 history files (ListHistoryFiles, GetHistoryFile) against real stores", () => {
   let archiveServer: Awaited<ReturnType<typeof startOwnFerretDb>>;
   let service: HistoryUnderTest;
-  const yesterday = midnight(Date.now()) - DAY;
+  // A complete day: one that ended more than the service's settle time (15 min) ago, even just after
+  // midnight (the day before the one an hour ago).
+  const completeDay = midnight(Date.now() - 3_600_000) - DAY;
   const league = `L${Date.now().toString(36).toUpperCase()}`;
-  const event = newEvent(yesterday + 20 * 3_600_000, league);
+  const event = newEvent(completeDay + 20 * 3_600_000, league);
 
   beforeAll(async () => {
     archiveServer = await startOwnFerretDb("history-archive-files");
@@ -31,8 +33,8 @@ describe("v1 history files (ListHistoryFiles, GetHistoryFile) against real store
     await service.record({
       events: [event],
       snapshots: [
-        snapshot(event, yesterday + 3_600_000, [quote(ML_HOME, 1.9)]),
-        snapshot(event, yesterday + 7_200_000, [quote(ML_HOME, 1.8)]),
+        snapshot(event, completeDay + 3_600_000, [quote(ML_HOME, 1.9)]),
+        snapshot(event, completeDay + 7_200_000, [quote(ML_HOME, 1.8)]),
         // Today: not in a complete day yet.
         snapshot(event, midnight(Date.now()) + 60_000, [quote(ML_HOME, 1.7)]),
       ],
@@ -65,19 +67,19 @@ describe("v1 history files (ListHistoryFiles, GetHistoryFile) against real store
 
   it("lists only complete days with ticks, within the plan's leagues", async () => {
     expect(await list()).toEqual([
-      { league_id: league, day: dayOf(yesterday), url: `/v1/history/files/${league}/${dayOf(yesterday)}` },
+      { league_id: league, day: dayOf(completeDay), url: `/v1/history/files/${league}/${dayOf(completeDay)}` },
     ]);
     expect(await list({ ...EVERYTHING, allLeagues: false, leagueIds: ["AFL"] })).toEqual([]);
   });
 
   it("writes a league-day once as Parquet with its ticks, size and ETag, then serves the same file", async () => {
-    const { head, bytes } = await fetchFile(dayOf(yesterday));
+    const { head, bytes } = await fetchFile(dayOf(completeDay));
     expect(Number(head.size)).toBe(bytes.length);
     const table = tableFromIPC(readParquet(bytes).intoIPCStream());
     expect(table.numRows).toBe(2);
     expect(table.getChild("decimal_odds")!.toArray()).toEqual(new Float64Array([1.9, 1.8]));
     expect(table.getChild("outcome_id")!.get(0)).toBe(v1.v1Id("outcome", ML_HOME));
-    const again = await fetchFile(dayOf(yesterday));
+    const again = await fetchFile(dayOf(completeDay));
     expect(again.head.etag).toBe(head.etag);
     expect(again.bytes.equals(bytes)).toBe(true);
     expect(
