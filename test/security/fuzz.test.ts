@@ -1,6 +1,7 @@
 // Property-based fuzz run driven by the served OpenAPI document: every route, its parameters
 // with valid, malformed and hostile values, bracketed and repeated names. Bounded by
-// FUZZ_RUNS (requests; default 150, short enough for `npm test`; set e.g. FUZZ_RUNS=20000 for a long run).
+// FUZZ_RUNS (requests; default 150, short enough for `npm test`; set e.g. FUZZ_RUNS=20000 for a long run);
+// FUZZ_SEED replays a failed run's seed.
 import fc from "fast-check";
 import { getV2 } from "../support/e2e";
 
@@ -114,7 +115,10 @@ describe("fuzz run over the OpenAPI document", () => {
         const documented = Object.keys(openApi.paths[path]!.get.responses).map(Number);
         const context = `${path}?${query} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
         if (path === "/stream/events") {
-          if (res.status !== 501 && res.status !== 400) throw new Error(context);
+          // Not implemented in v2 (501), a bad parameter (400), or a request line over the edge's bound (431,
+          // which every path documents): fast-check's long strings reach it.
+          if (res.status !== 501 && res.status !== 400 && !(res.status === 431 && documented.includes(431)))
+            throw new Error(context);
           return;
         }
         if (res.status >= 500 || !documented.includes(res.status)) throw new Error(context);
@@ -134,7 +138,12 @@ describe("fuzz run over the OpenAPI document", () => {
           if (!sent.includes(named) && !known.includes(named)) throw new Error(`unnamed parameter: ${context}`);
         }
       }),
-      { numRuns: RUNS, interruptAfterTimeLimit: 240_000 },
+      {
+        numRuns: RUNS,
+        interruptAfterTimeLimit: 240_000,
+        // A failure prints its seed: FUZZ_SEED=<seed> replays the same generated requests.
+        ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+      },
     );
   }, 300_000);
 });
