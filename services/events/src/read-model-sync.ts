@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToReads } from "node:timers/promises";
-import { WriteQueue } from "@odds/platform";
+import { packJson, WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
-import { packJson } from "./packed-json";
 import { renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
 import { mergeMarketBook } from "./v1-render";
 import { restampJson, stampsOf, type ObservationStamps } from "./stamps";

@@ -1,4 +1,4 @@
-import { CursorCodec } from "@odds/platform";
+import { CursorCodec, packJsonSync, unpackJson } from "@odds/platform";
 import { pricing } from "@odds/proto";
 import { LRUCache } from "lru-cache";
 import {
@@ -34,7 +34,6 @@ import {
 } from "./v1-render";
 import { v1 } from "@odds/proto";
 import { newerStamps, restampJson, stampsOf, type ObservationStamps } from "./stamps";
-import { packJsonFast, unpackJson } from "./packed-json";
 
 const FRESH_MARKER = '"stale":false';
 const STALE_MARKER = '"stale":true';
@@ -122,10 +121,10 @@ export class PreparedEvent {
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
     this.stamps = stampsOf(contract);
-    this.full = packed ?? packJsonFast(Buffer.from(JSON.stringify(contract)));
+    this.full = packed ?? packJsonSync(JSON.stringify(contract), { fast: true });
     this.renderings.set(
       shapeCacheKey(FULL_SHAPE) as string,
-      packJsonFast(Buffer.from(JSON.stringify(shapeEvent(contract, FULL_SHAPE)))),
+      packJsonSync(JSON.stringify(shapeEvent(contract, FULL_SHAPE)), { fast: true }),
     );
   }
 
@@ -192,7 +191,8 @@ export class PreparedEvent {
       bytes = this.unpacked(packed);
     } else {
       bytes = Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape)));
-      if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES) this.renderings.set(key, packJsonFast(bytes));
+      if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES)
+        this.renderings.set(key, packJsonSync(bytes, { fast: true }));
     }
     if (stale) bytes = markedStale(bytes);
     if (servedKey !== undefined) servedBytes.set(servedKey, bytes);

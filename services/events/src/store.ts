@@ -1,8 +1,7 @@
-import { ensureIndexes } from "@odds/platform";
+import { ensureIndexes, packJson, unpackJson } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
-import { packJson, unpackJson } from "./packed-json";
 import type { ContractEvent, ContractOdds } from "./render";
 import type { ObservationStamps } from "./stamps";
 

@@ -1,5 +1,5 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { Binary } from "mongodb";
+import { packJsonSync, unpackJson } from "@odds/platform";
 import { seriesKeyOf, utcDay, type TickDocument } from "./ticks";
 
 export const HOUR_MS = 3_600_000;
@@ -73,13 +73,13 @@ export function encodeBucket(
     n: sorted.length,
     v,
     sources: [...new Set(sorted.map(sourceOf))].sort(),
-    ticks: new Binary(deflateRawSync(JSON.stringify(stored))),
+    ticks: new Binary(packJsonSync(JSON.stringify(stored))),
   };
 }
 
 /** The bucket's ticks, in history order. */
 export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "ticks">): TickDocument[] {
-  const stored = JSON.parse(inflateRawSync(bucket.ticks.buffer).toString("utf8")) as StoredTick[];
+  const stored = JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as StoredTick[];
   return stored.map((tick) => ({
     ...tick,
     eventID: bucket.eventID,

@@ -15,3 +15,4 @@ export * from "./tracing/sdk";
 export * from "./tracing/spans";
 export * from "./store-calls";
 export * from "./call-deadline";
+export * from "./packed-json";
