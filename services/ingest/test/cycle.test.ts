@@ -15,9 +15,11 @@ import { FIXTURE_KEYS, UpstreamFixtureServer } from "../../../test/support/upstr
 
 const logger = pino({ level: "silent" });
 
-// Each cycle simulates the six-league feed (CPU-bound, about 1.5 s on an idle core and several times that on a busy
-// machine): the tests build as few cycles as they need, and the timeout guards against a hang, not for speed.
-jest.setTimeout(240_000);
+// Each cycle simulates the whole deep feed (CPU-bound, seconds on an idle core and over a minute on a machine
+// loaded tenfold, as a fresh-clone CI run beside three builds was): the tests build as few cycles as they need, and
+// the timeout guards against a hang, not for speed (a test timed out at 240 s there and its late calls spilled
+// into the next test's recordings).
+jest.setTimeout(900_000);
 const FAIR = ["pinnacle", "betfair_ex_au"];
 const AT = new Date("2026-11-21T09:00:00Z");
 const NEXT = new Date("2026-11-21T09:02:00Z");
@@ -94,6 +96,13 @@ class RecordingServices {
 }
 
 /**
+ * The write calls' deadline. Client and recording server share this test's one event loop, so a cycle's
+ * synchronous building delays the server's handling of calls in flight: on a machine loaded tenfold a 30 s
+ * deadline expired and the calls were (rightly) left pending. Production's default is 300 s.
+ */
+const WRITE_DEADLINE_MS = 120_000;
+
+/**
  * The three write services recorded by one in-process gRPC server, and a sink pointed at it.
  * One cockatiel attempt on top of grpc-js's own UNAVAILABLE retries keeps the failure tests quick.
  */
@@ -116,7 +125,7 @@ async function startRecordingTargets(): Promise<{
     eventsAddr: addr,
     historyAddr: addr,
     catalogueAddr: addr,
-    deadlineMs: 30_000,
+    deadlineMs: WRITE_DEADLINE_MS,
     maxAttempts: 1,
   });
   const retrying: GrpcCycleSink[] = [];
@@ -124,7 +133,12 @@ async function startRecordingTargets(): Promise<{
     services,
     sink,
     retryingSink: () => {
-      const made = new GrpcCycleSink({ eventsAddr: addr, historyAddr: addr, catalogueAddr: addr, deadlineMs: 30_000 });
+      const made = new GrpcCycleSink({
+        eventsAddr: addr,
+        historyAddr: addr,
+        catalogueAddr: addr,
+        deadlineMs: WRITE_DEADLINE_MS,
+      });
       retrying.push(made);
       return made;
     },
@@ -278,8 +292,7 @@ describe("ingest cycles over gRPC", () => {
     expect(observed.length).toBe(expected1 + expected2);
     expect(observed.slice(0, expected1).every((ms) => ms <= AT.getTime())).toBe(true);
     expect(observed.slice(expected1).every((ms) => ms > AT.getTime() - 120_000)).toBe(true);
-    // Four cycles and the writes' retries: over a minute on a busy machine.
-  }, 180_000);
+  });
 
   test("events that could not be written are re-sent with the next cycle's newer state", async () => {
     const ingest = runner();
