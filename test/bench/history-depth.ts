@@ -15,6 +15,11 @@ import { historyTicks } from "./ingest";
  */
 
 export const DEPTH_SOURCE_ID = "bench-depth";
+/**
+ * Above the simulated feed's sources (10, 20): a read keeps one source per bookmaker for its whole
+ * window, the highest ranked, so a lower rank would hide the replay behind the feed's own ticks.
+ */
+const DEPTH_SOURCE_RANK = 100;
 const DAY_MS = 86_400_000;
 const SPAN_DAYS = 40;
 
@@ -83,7 +88,7 @@ export async function deepenHistory(
           eventId: event.eventID,
           bookmakerId,
           sourceId: DEPTH_SOURCE_ID,
-          sourceRank: 1,
+          sourceRank: DEPTH_SOURCE_RANK,
           observedAtMs,
           quotes: event.oddIDs.map((oddId, o) =>
             history.Quote.create({ oddId, decimalOdds: price(b * event.oddIDs.length + o, i), available: true }),
