@@ -239,7 +239,9 @@ async function historyCaseEvent(
 ): Promise<{ historyEvent: string; most: number; from: string }> {
   const densest = (await historyTicks(stack)).byEvent[0];
   if (densest && densest.ticks >= PAGED_TICKS && !writtenDepth(stack.dataDir)) {
-    return { historyEvent: densest.eventID, most: densest.ticks, from: "" };
+    // From its first tick: the default window (21 days before kick-off) may leave older ticks out.
+    const from = `&from=${new Date(densest.firstHourMs).toISOString()}`;
+    return { historyEvent: densest.eventID, most: densest.ticks, from };
   }
   const chosen = events.find((e) => e.eventID === densest?.eventID) ?? events[0]!;
   // The markets and books of a fully priced event (the chosen one may have kicked off and lost its odds).

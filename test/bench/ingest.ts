@@ -254,13 +254,13 @@ export interface TierTicks {
 export interface HistoryTicks {
   live: TierTicks;
   archive: TierTicks;
-  /** Ticks per event across both tiers (and in each), densest first. */
-  byEvent: Array<{ eventID: string; ticks: number; live: number; archive: number }>;
+  /** Ticks per event across both tiers (and in each) and its first bucket's hour (ms), densest first. */
+  byEvent: Array<{ eventID: string; ticks: number; live: number; archive: number; firstHourMs: number }>;
 }
 
 /** Buckets and ticks in both history tiers (each bucket carries its event and tick count, `n`). */
 export async function historyTicks(stack: RunningStack): Promise<HistoryTicks> {
-  const perEvent = new Map<string, { live: number; archive: number }>();
+  const perEvent = new Map<string, { live: number; archive: number; firstHourMs: number }>();
   const count = async (url: string, db: string, tier: "live" | "archive"): Promise<TierTicks> => {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
     try {
@@ -269,14 +269,15 @@ export async function historyTicks(stack: RunningStack): Promise<HistoryTicks> {
       const total = { buckets: 0, ticks: 0 };
       for (const { name } of await database.listCollections({}, { nameOnly: true }).toArray()) {
         if (!name.startsWith("buckets_") && name !== "tickBuckets") continue;
-        for (const { eventID, n } of await database
-          .collection<{ eventID: string; n: number }>(name)
-          .find({}, { projection: { eventID: 1, n: 1 } })
+        for (const { eventID, n, hour } of await database
+          .collection<{ eventID: string; n: number; hour: number }>(name)
+          .find({}, { projection: { eventID: 1, n: 1, hour: 1 } })
           .toArray()) {
           total.buckets += 1;
           total.ticks += n;
-          const event = perEvent.get(eventID) ?? { live: 0, archive: 0 };
+          const event = perEvent.get(eventID) ?? { live: 0, archive: 0, firstHourMs: hour };
           event[tier] += n;
+          event.firstHourMs = Math.min(event.firstHourMs, hour);
           perEvent.set(eventID, event);
         }
       }
@@ -290,7 +291,7 @@ export async function historyTicks(stack: RunningStack): Promise<HistoryTicks> {
     count(stack.mongoArchive.url, "history_archive", "archive"),
   ]);
   const byEvent = [...perEvent]
-    .map(([eventID, tiers]) => ({ eventID, ticks: tiers.live + tiers.archive, ...tiers }))
+    .map(([eventID, held]) => ({ eventID, ticks: held.live + held.archive, ...held }))
     .sort((a, b) => b.ticks - a.ticks);
   return { live, archive, byEvent };
 }
