@@ -128,7 +128,10 @@ export class FreshnessProbe {
     private readonly intervalMs = 100,
   ) {}
 
+  private startedAtMs = Number.POSITIVE_INFINITY;
+
   start(): void {
+    this.startedAtMs = Date.now();
     this.timer = setInterval(() => void this.poll(), this.intervalMs);
   }
 
@@ -182,7 +185,8 @@ export class FreshnessProbe {
 
   /**
    * Milliseconds from a write finishing to the route serving the cycle; null if never seen (on
-   * history: the probed event had no tick in that cycle) or no write is known. `writesDoneAt`: when
+   * history: the probed event had no tick in that cycle), no write is known, or it was written before
+   * the probe started. `writesDoneAt`: when
    * the cycle's calls that carried the probed data were acknowledged (a cycle goes in several calls:
    * the last one acknowledged before the probe saw the cycle is the write that made it visible); the
    * cycle's end by default.
@@ -195,7 +199,9 @@ export class FreshnessProbe {
     const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID));
     if (servedAt === undefined || writesDoneAt.length === 0) return null;
     const before = writesDoneAt.filter((at) => at <= servedAt);
-    return servedAt - (before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt));
+    const writtenAt = before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt);
+    // Written before the probe watched (a cycle while the stack started): its first sight says nothing.
+    return writtenAt < this.startedAtMs ? null : servedAt - writtenAt;
   }
 }
 
