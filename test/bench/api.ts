@@ -5,14 +5,17 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT, SERVICE_NAMES, startStack, type RunningStack } from "@odds/local";
 import type { BareBody } from "./bare-server";
+import { deepenHistory, writtenDepth } from "./history-depth";
 import {
   DATASET_INGEST_ENV,
   datasetFingerprint,
   eventsAppliedAt,
   FreshnessProbe,
+  historyRecordedAt,
   ingestCycles,
   historyTicks,
   watchIngestLog,
+  type IngestCycle,
 } from "./ingest";
 import type { LoadResult, LoadSpec } from "./load-worker";
 
@@ -26,8 +29,19 @@ import type { LoadResult, LoadSpec } from "./load-worker";
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,16,64").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const SEED = process.env.BENCH_SEED ?? "bench-2026";
-/** How long the run waits, after the cases, for ingest's next (steady-state) cycle to be reported. */
-const CYCLE_WAIT_S = Number(process.env.BENCH_CYCLE_WAIT_S ?? 300);
+/**
+ * How long the run waits, after the cases, for ingest's steady-state cycle: the second cycle done
+ * after the stack served (the first after a start re-sends the whole world; 443 s at full scale).
+ */
+const CYCLE_WAIT_S = Number(process.env.BENCH_CYCLE_WAIT_S ?? 1200);
+/**
+ * A case whose window ends before this many answers completed (a multi-megabyte page during a
+ * cycle's writes) runs again once with a window of BENCH_MAX_WINDOW_S.
+ */
+const MIN_REQUESTS = Number(process.env.BENCH_MIN_REQUESTS ?? 10);
+const MAX_WINDOW_S = Number(process.env.BENCH_MAX_WINDOW_S ?? 30);
+/** The paged history read's depth, and so the ticks the history cases' event should hold. */
+const PAGED_TICKS = 50_000;
 const RESULTS_DIR = join(REPO_ROOT, "test", "bench", "results");
 const exec = promisify(execFile);
 
@@ -51,6 +65,22 @@ export interface CaseRow {
 }
 
 let specFile = "";
+
+/**
+ * One load run of the case's window; where fewer than MIN_REQUESTS answers completed in it, once
+ * more with the longer window (bounded), so a slow page is measured rather than reported as 0 req/s.
+ */
+async function measure(spec: Omit<LoadSpec, "durationSeconds">): Promise<LoadResult> {
+  const result = await runLoad({ ...spec, durationSeconds: DURATION_S });
+  if (result.requests >= MIN_REQUESTS || MAX_WINDOW_S <= DURATION_S) return result;
+  return runLoad({ ...spec, durationSeconds: MAX_WINDOW_S });
+}
+
+/** req/s, or what a window without a completed answer says instead of a rate of 0. */
+function rate(result: LoadResult | undefined): string {
+  if (result === undefined) return "";
+  return result.requests === 0 ? `no request completed in ${result.windowSeconds} s` : fmt(result.requestsPerSecond);
+}
 
 function runLoad(spec: LoadSpec): Promise<LoadResult> {
   writeFileSync(specFile, JSON.stringify(spec));
@@ -87,7 +117,9 @@ async function getJson<T>(stack: RunningStack, path: string): Promise<T> {
 
 interface EventItem {
   eventID: string;
+  sportID: string;
   leagueID: string;
+  status: { startsAt: string };
   odds?: Record<string, { byBookmaker?: Record<string, unknown> }>;
 }
 
@@ -139,7 +171,7 @@ function distinctInstants(count: number): string[] {
   return Array.from({ length: count }, (_, n) => new Date(base + n * 1000).toISOString());
 }
 
-async function buildCases(stack: RunningStack): Promise<BenchCase[]> {
+async function buildCases(stack: RunningStack, report: (line: string) => void): Promise<BenchCase[]> {
   const v2 = new URL(stack.baseUrl).pathname;
   const events = await allEvents(stack);
   if (events.length === 0) throw new Error("the dataset has no events");
@@ -153,13 +185,7 @@ async function buildCases(stack: RunningStack): Promise<BenchCase[]> {
   const fifty = (offset: number) =>
     Array.from({ length: Math.min(50, ids.length) }, (_, n) => ids[(offset + n) % ids.length]).join(",");
 
-  // The event with the most history: the first whose page of 5000 is fullest.
-  let historyEvent = ids[0]!;
-  let most = -1;
-  for (const id of ids.slice(0, 30)) {
-    const page: { data: unknown[] } = await getJson(stack, `/odds/history/?eventID=${id}&limit=5000`);
-    if (page.data.length > most) [historyEvent, most] = [id, page.data.length];
-  }
+  const { historyEvent, most, from } = await historyCaseEvent(stack, events, report);
   return [
     {
       name: "events AFL limit 10",
@@ -179,7 +205,7 @@ async function buildCases(stack: RunningStack): Promise<BenchCase[]> {
     },
     {
       name: `history limit 5000 (${most} ticks)`,
-      hot: `${v2}/odds/history/?eventID=${historyEvent}&limit=5000`,
+      hot: `${v2}/odds/history/?eventID=${historyEvent}&limit=5000${from}`,
       // Another event and page size each time (a from= before the event's window would be a 400).
       cold: Array.from(
         { length: 20_000 },
@@ -201,19 +227,68 @@ async function buildCases(stack: RunningStack): Promise<BenchCase[]> {
   ];
 }
 
+/**
+ * The history cases' event: the one with the most ticks across both tiers (from the stores' bucket
+ * summaries); where it holds fewer than the paged read's 50,000, it is deepened once through
+ * RecordQuotes and the archiver (history-depth.ts), and the cases read from the replay's start.
+ */
+async function historyCaseEvent(
+  stack: RunningStack,
+  events: EventItem[],
+  report: (line: string) => void,
+): Promise<{ historyEvent: string; most: number; from: string }> {
+  const densest = (await historyTicks(stack)).byEvent[0];
+  if (densest && densest.ticks >= PAGED_TICKS && !writtenDepth(stack.dataDir)) {
+    // From its first tick: the default window (21 days before kick-off) may leave older ticks out.
+    const from = `&from=${new Date(densest.firstHourMs).toISOString()}`;
+    return { historyEvent: densest.eventID, most: densest.ticks, from };
+  }
+  const chosen = events.find((e) => e.eventID === densest?.eventID) ?? events[0]!;
+  // The markets and books of a fully priced event (the chosen one may have kicked off and lost its odds).
+  const priced = [...events].sort((a, b) => Object.keys(b.odds ?? {}).length - Object.keys(a.odds ?? {}).length)[0]!;
+  const oddIDs = Object.keys(priced.odds ?? {}).slice(0, 60);
+  const bookmakerIDs = [...new Set(oddIDs.flatMap((oddID) => Object.keys(priced.odds?.[oddID]?.byBookmaker ?? {})))];
+  if (!writtenDepth(stack.dataDir)) {
+    report(
+      `  history: the densest event (${chosen.eventID}) holds ${densest?.ticks ?? 0} ticks, fewer than ${PAGED_TICKS}`,
+    );
+  }
+  const depth = await deepenHistory(
+    stack,
+    {
+      eventID: chosen.eventID,
+      sportID: chosen.sportID,
+      leagueID: chosen.leagueID,
+      startsAtMs: Date.parse(chosen.status.startsAt),
+      oddIDs,
+      bookmakerIDs,
+    },
+    PAGED_TICKS,
+    report,
+  );
+  const held = (await historyTicks(stack)).byEvent.find((e) => e.eventID === depth.eventID);
+  report(`  history: ${depth.eventID} holds ${held?.live ?? 0} live and ${held?.archive ?? 0} archive ticks`);
+  return {
+    historyEvent: depth.eventID,
+    most: held?.ticks ?? 0,
+    from: `&from=${new Date(depth.fromMs).toISOString()}`,
+  };
+}
+
 /** Reads up to 50,000 ticks of one event page by page (5000 a page), as a back-tester does. */
 async function pagedHistory(
   stack: RunningStack,
   eventID: string,
+  from: string,
 ): Promise<{ ticks: number; pages: number; ms: number }> {
   let cursor: string | null = "";
   let ticks = 0;
   let pages = 0;
   const started = process.hrtime.bigint();
-  while (cursor !== null && ticks < 50_000) {
+  while (cursor !== null && ticks < PAGED_TICKS) {
     const page: { data: unknown[]; nextCursor: string | null } = await getJson(
       stack,
-      `/odds/history/?eventID=${eventID}&limit=5000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      `/odds/history/?eventID=${eventID}&limit=5000${from}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
     );
     ticks += page.data.length;
     pages += 1;
@@ -270,7 +345,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
   try {
     // BENCH_CASES: comma-separated substrings of the case names to run (all by default).
     const only = (process.env.BENCH_CASES ?? "").split(",").filter(Boolean);
-    const cases = (await buildCases(stack)).filter(
+    const cases = (await buildCases(stack, report)).filter(
       (benchCase) => only.length === 0 || only.some((part) => benchCase.name.includes(part)),
     );
     const origin = new URL(stack.baseUrl).origin;
@@ -312,64 +387,57 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
             ...key,
             ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}),
           };
-          const api = await runLoad({
+          const api = await measure({
             origin,
             paths: mode === "cold" ? benchCase.cold! : [benchCase.hot],
             headers,
             connections,
-            durationSeconds: DURATION_S,
           });
           const index = bodyIndex.get(`${benchCase.name}|${mode}`);
           const bareResult =
             index === undefined
               ? undefined
-              : await runLoad({
-                  origin: bare.origin,
-                  paths: [`/${index}`],
-                  headers,
-                  connections,
-                  durationSeconds: DURATION_S,
-                });
+              : await measure({ origin: bare.origin, paths: [`/${index}`], headers, connections });
           const row: CaseRow = {
             case: benchCase.name,
             mode,
             connections,
             responseBytes: index === undefined ? 0 : readFileSync(bodies[index]!.file).length,
             api,
-            ...(bareResult ? { bare: bareResult, ratio: api.requestsPerSecond / bareResult.requestsPerSecond } : {}),
+            ...(bareResult ? { bare: bareResult } : {}),
+            // No ratio where either side completed nothing: 0 would read as "measured, and slow".
+            ...(bareResult && api.requests > 0 && bareResult.requests > 0
+              ? { ratio: api.requestsPerSecond / bareResult.requestsPerSecond }
+              : {}),
           };
           rows.push(row);
           report(
-            `  ${benchCase.name} ${mode} c=${connections}: ${fmt(api.requestsPerSecond)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
-              `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx}` +
-              (bareResult
-                ? ` | bare ${fmt(bareResult.requestsPerSecond)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms`
-                : ""),
+            `  ${benchCase.name} ${mode} c=${connections}: ${rate(api)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
+              `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx} (${api.windowSeconds} s)` +
+              (bareResult ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms` : ""),
           );
         }
       }
     }
 
     const historyCase = cases.find((c) => c.name.startsWith("history"));
-    const historyEvent = historyCase ? new URL(`${origin}${historyCase.hot}`).searchParams.get("eventID")! : "";
-    const paged = historyCase ? await pagedHistory(stack, historyEvent) : undefined;
+    const historyQuery = historyCase ? new URL(`${origin}${historyCase.hot}`).searchParams : undefined;
+    const historyEvent = historyQuery?.get("eventID") ?? "";
+    const historyFrom = historyQuery?.has("from") ? `&from=${historyQuery.get("from")}` : "";
+    const paged = historyCase ? await pagedHistory(stack, historyEvent, historyFrom) : undefined;
     if (paged) report(`  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms`);
 
-    // A steady-state cycle (not the first after a start, which re-sends the whole world), bounded in time.
-    const waitUntilMs = Date.now() + CYCLE_WAIT_S * 1000;
-    while (
-      !ingestCycles(dataDir, servingAt).some((cycle) => Date.parse(cycle.doneAt) > servingAt) &&
-      Date.now() < waitUntilMs
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+    await steadyCycle(dataDir, servingAt, report);
     // Leave the probe a few polls past the last cycle's writes.
     await new Promise((resolve) => setTimeout(resolve, 6000));
     probe.stop();
     const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
       ...cycle,
       eventsFreshMs: probe.freshnessMs(cycle, "events", eventsAppliedAt(dataDir, cycle.cycleID)),
-      historyFreshMs: probe.freshnessMs(cycle, "history"),
+      historyFreshMs:
+        probe.eventID === undefined
+          ? null
+          : probe.freshnessMs(cycle, "history", historyRecordedAt(dataDir, cycle.cycleID, probe.eventID)),
     }));
     const seen = (ms: number | null) => (ms === null ? "(not seen)" : `${ms} ms`);
     for (const cycle of cycles)
@@ -378,16 +446,18 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
           `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
           `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}`,
       );
-    const ticks = await historyTicks(stack);
+    const { byEvent, ...ticks } = await historyTicks(stack);
     const dataset = datasetShape(await allEvents(stack));
     report(
       `  dataset: ${dataset.events} events (${dataset.withOdds} priced), ${dataset.oddIDsPerPricedEvent.toFixed(0)} oddIDs and ` +
         `${dataset.bookmakersPerPricedEvent.toFixed(1)} bookmakers per priced event, ${dataset.prices} bookmaker prices; ` +
-        `history ticks: live ${ticks.live.ticks} in ${ticks.live.buckets} buckets, archive ${ticks.archive.ticks} in ${ticks.archive.buckets} buckets`,
+        `history ticks: live ${ticks.live.ticks} in ${ticks.live.buckets} buckets, archive ${ticks.archive.ticks} in ${ticks.archive.buckets} buckets; ` +
+        `densest event ${byEvent[0]?.eventID ?? "(none)"} ${byEvent[0]?.ticks ?? 0} ticks`,
     );
     const rss = Object.fromEntries([
       ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
       ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
+      ["ferretdb-history", peakRssMb(stack.mongoHistory.child.pid)] as const,
       ["ferretdb-archive", peakRssMb(stack.mongoArchive.child.pid)] as const,
       ["redis", peakRssMb(stack.redis.child.pid)] as const,
     ]);
@@ -396,7 +466,13 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
       commit: (await exec("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT })).stdout.trim(),
       machine: { cpus: (await import("node:os")).cpus().length, loadavg: (await import("node:os")).loadavg() },
       durationSeconds: DURATION_S,
-      dataset: { seed: SEED, fingerprint, settings: DATASET_INGEST_ENV, ...dataset, historyTicks: ticks },
+      dataset: {
+        seed: SEED,
+        fingerprint,
+        settings: DATASET_INGEST_ENV,
+        ...dataset,
+        historyTicks: { ...ticks, densestEvent: byEvent[0] ?? null },
+      },
       stackServingSeconds: (servingAt - startedAt) / 1000,
       ingestCycles: cycles,
       rows,
@@ -422,6 +498,38 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
   }
 }
 
+/** A latency, blank where no request completed (autocannon then reports 0). */
+function latency(result: LoadResult | undefined, ms: number | undefined): string {
+  return result === undefined || result.requests === 0 ? "" : fmt(ms, 1);
+}
+
+/**
+ * Waits (at most BENCH_CYCLE_WAIT_S) for the steady-state cycle: the second done after the stack
+ * served, as the first after a start re-sends the whole world. Says why if it gives up.
+ */
+async function steadyCycle(dataDir: string, servingAt: number, report: (line: string) => void): Promise<void> {
+  const waitUntilMs = Date.now() + CYCLE_WAIT_S * 1000;
+  const done = (): IngestCycle[] => ingestCycles(dataDir, servingAt).filter((c) => Date.parse(c.doneAt) > servingAt);
+  let reported = -1;
+  while (done().length < 2) {
+    if (Date.now() >= waitUntilMs) {
+      const cycles = done();
+      report(
+        `  gave up waiting for the steady cycle after BENCH_CYCLE_WAIT_S=${CYCLE_WAIT_S} s: ${cycles.length} cycle(s) done ` +
+          `since the stack served` +
+          (cycles.length > 0 ? ` (the last at ${cycles.at(-1)!.doneAt}, wall ${cycles.at(-1)!.wallMs} ms)` : "") +
+          "; raise BENCH_CYCLE_WAIT_S to wait longer",
+      );
+      return;
+    }
+    if (done().length !== reported) {
+      reported = done().length;
+      report(`  waiting for the steady cycle: ${reported} of 2 cycles done since the stack served`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 /** The one printed table: a markdown table, so the README can show it as is. */
 export function table(rows: CaseRow[]): string {
   const lines = [
@@ -430,9 +538,9 @@ export function table(rows: CaseRow[]): string {
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.case} | ${row.mode} | ${row.connections} | ${row.responseBytes || ""} | ${fmt(row.api.requestsPerSecond)} | ` +
-        `${fmt(row.api.p50Ms, 1)} | ${fmt(row.api.p99Ms, 1)} | ${row.api.errors + row.api.non2xx} | ` +
-        `${fmt(row.bare?.requestsPerSecond)} | ${fmt(row.bare?.p99Ms, 1)} | ${fmt(row.ratio, 2)} |`,
+      `| ${row.case} | ${row.mode} | ${row.connections} | ${row.responseBytes || ""} | ${rate(row.api)} | ` +
+        `${latency(row.api, row.api.p50Ms)} | ${latency(row.api, row.api.p99Ms)} | ${row.api.errors + row.api.non2xx} | ` +
+        `${rate(row.bare)} | ${latency(row.bare, row.bare?.p99Ms)} | ${fmt(row.ratio, 2)} |`,
     );
   }
   return lines.join("\n");

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { logPath, REPO_ROOT, type RunningStack } from "@odds/local";
+import { FERRETDB_STORES, logPath, REPO_ROOT, type RunningStack } from "@odds/local";
 import { MongoClient } from "mongodb";
 
 /**
@@ -30,10 +30,14 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The dataset is rebuilt when the simulated feed, the history store (its write module decides the
- * stored layout) or the dataset's settings change; otherwise the folder is reused.
+ * stored layout), the local stack's stores (which FerretDB holds what) or the dataset's settings
+ * change; otherwise the folder is reused.
  */
 export function datasetFingerprint(seed: string): string {
-  const hash = createHash("sha256").update(seed).update(JSON.stringify(DATASET_INGEST_ENV));
+  const hash = createHash("sha256")
+    .update(seed)
+    .update(JSON.stringify(DATASET_INGEST_ENV))
+    .update(JSON.stringify(FERRETDB_STORES));
   for (const dir of [
     join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated"),
     join(REPO_ROOT, "services", "history", "src"),
@@ -117,19 +121,27 @@ export class FreshnessProbe {
   private readonly seen = { events: new Map<number, number>(), history: new Map<number, number>() };
   private timer: NodeJS.Timeout | undefined;
   private inFlight = false;
-  private eventID: string | undefined;
+  private probedEventID: string | undefined;
 
   constructor(
     private readonly stack: RunningStack,
     private readonly intervalMs = 100,
   ) {}
 
+  private startedAtMs = Number.POSITIVE_INFINITY;
+
   start(): void {
+    this.startedAtMs = Date.now();
     this.timer = setInterval(() => void this.poll(), this.intervalMs);
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The event whose newest tick the history probe follows (the first upcoming AFL event with open markets). */
+  get eventID(): string | undefined {
+    return this.probedEventID;
   }
 
   private async poll(): Promise<void> {
@@ -144,14 +156,14 @@ export class FreshnessProbe {
           headers,
         ),
         // The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in.
-        this.eventID
+        this.probedEventID
           ? this.read<{ changedAt?: string }>(
-              `/odds/history/?eventID=${this.eventID}&limit=5000&from=${new Date(Date.now() - 5 * 60_000).toISOString()}`,
+              `/odds/history/?eventID=${this.probedEventID}&limit=5000&from=${new Date(Date.now() - 5 * 60_000).toISOString()}`,
               headers,
             )
           : Promise.resolve([]),
       ]);
-      this.eventID ??= events[0]?.eventID;
+      this.probedEventID ??= events[0]?.eventID;
       this.note("events", events[0]?.info?.lastUpdatedAt);
       this.note("history", history.at(-1)?.changedAt);
     } catch {
@@ -173,10 +185,11 @@ export class FreshnessProbe {
 
   /**
    * Milliseconds from a write finishing to the route serving the cycle; null if never seen (on
-   * history: the probed event had no tick in that cycle). `writesDoneAt`: when the cycle's writes
-   * to the route's service were acknowledged (a cycle's events go in several calls: the last one
-   * acknowledged before the probe saw the cycle is the write that made it visible); the cycle's
-   * end by default.
+   * history: the probed event had no tick in that cycle), no write is known, or it was written before
+   * the probe started. `writesDoneAt`: when
+   * the cycle's calls that carried the probed data were acknowledged (a cycle goes in several calls:
+   * the last one acknowledged before the probe saw the cycle is the write that made it visible); the
+   * cycle's end by default.
    */
   freshnessMs(
     cycle: IngestCycle,
@@ -184,9 +197,11 @@ export class FreshnessProbe {
     writesDoneAt: readonly number[] = [Date.parse(cycle.doneAt)],
   ): number | null {
     const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID));
-    if (servedAt === undefined) return null;
+    if (servedAt === undefined || writesDoneAt.length === 0) return null;
     const before = writesDoneAt.filter((at) => at <= servedAt);
-    return servedAt - (before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt));
+    const writtenAt = before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt);
+    // Written before the probe watched (a cycle while the stack started): its first sight says nothing.
+    return writtenAt < this.startedAtMs ? null : servedAt - writtenAt;
   }
 }
 
@@ -194,24 +209,46 @@ function cycleInstantMs(cycleID: string): number {
   return Date.parse(cycleID.replace(/^cycle-/, "").replace(/#.*$/, ""));
 }
 
-/** When the events service acknowledged each call of the cycle (its "cycle applied" log lines). */
-export function eventsAppliedAt(dataDir: string, cycleID: string): number[] {
-  const file = logPath(dataDir, "events");
+/** The times of a service's log lines with this message that `matches` picks. */
+function loggedAt(
+  dataDir: string,
+  service: "events" | "history",
+  msg: string,
+  matches: (entry: Record<string, unknown>) => boolean,
+): number[] {
+  const file = logPath(dataDir, service);
   if (!existsSync(file)) return [];
-  const instant = cycleInstantMs(cycleID);
   const times: number[] = [];
   for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (!line.includes('"cycle applied"')) continue;
+    if (!line.includes(`"${msg}"`)) continue;
     try {
-      const entry = JSON.parse(line) as { time?: string; cycleId?: string };
-      if (entry.cycleId?.startsWith("cycle-") && cycleInstantMs(entry.cycleId) === instant) {
-        times.push(Date.parse(String(entry.time)));
-      }
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry.msg === msg && matches(entry)) times.push(Date.parse(String(entry.time)));
     } catch {
       // A line cut short is not an acknowledgement.
     }
   }
   return times;
+}
+
+/** When the events service acknowledged each call of the cycle (its "cycle applied" log lines). */
+export function eventsAppliedAt(dataDir: string, cycleID: string): number[] {
+  const instant = cycleInstantMs(cycleID);
+  return loggedAt(dataDir, "events", "cycle applied", ({ cycleId }) => {
+    return typeof cycleId === "string" && cycleId.startsWith("cycle-") && cycleInstantMs(cycleId) === instant;
+  });
+}
+
+/**
+ * When the history service acknowledged each of the cycle's calls that carried the event's quotes
+ * (its "quotes recorded" log lines name the events of a call): a cycle's ticks go in many calls, and
+ * the probed event's may land with an early one, long before the cycle's last write.
+ */
+export function historyRecordedAt(dataDir: string, cycleID: string, eventID: string): number[] {
+  const instant = cycleInstantMs(cycleID);
+  return loggedAt(dataDir, "history", "quotes recorded", ({ eventIds }) => {
+    return Array.isArray(eventIds) && eventIds.includes(eventID);
+  }).filter((at) => at >= instant);
 }
 
 /** History's tick store of one tier: its hour buckets and the ticks they hold. */
@@ -220,9 +257,17 @@ export interface TierTicks {
   ticks: number;
 }
 
-/** Buckets and ticks in both history tiers (each bucket carries its tick count, `n`). */
-export async function historyTicks(stack: RunningStack): Promise<{ live: TierTicks; archive: TierTicks }> {
-  const count = async (url: string, db: string): Promise<TierTicks> => {
+export interface HistoryTicks {
+  live: TierTicks;
+  archive: TierTicks;
+  /** Ticks per event across both tiers (and in each) and its first bucket's hour (ms), densest first. */
+  byEvent: Array<{ eventID: string; ticks: number; live: number; archive: number; firstHourMs: number }>;
+}
+
+/** Buckets and ticks in both history tiers (each bucket carries its event and tick count, `n`). */
+export async function historyTicks(stack: RunningStack): Promise<HistoryTicks> {
+  const perEvent = new Map<string, { live: number; archive: number; firstHourMs: number }>();
+  const count = async (url: string, db: string, tier: "live" | "archive"): Promise<TierTicks> => {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
     try {
       await client.connect();
@@ -230,12 +275,16 @@ export async function historyTicks(stack: RunningStack): Promise<{ live: TierTic
       const total = { buckets: 0, ticks: 0 };
       for (const { name } of await database.listCollections({}, { nameOnly: true }).toArray()) {
         if (!name.startsWith("buckets_") && name !== "tickBuckets") continue;
-        for (const { n } of await database
-          .collection<{ n: number }>(name)
-          .find({}, { projection: { n: 1 } })
+        for (const { eventID, n, hour } of await database
+          .collection<{ eventID: string; n: number; hour: number }>(name)
+          .find({}, { projection: { eventID: 1, n: 1, hour: 1 } })
           .toArray()) {
           total.buckets += 1;
           total.ticks += n;
+          const event = perEvent.get(eventID) ?? { live: 0, archive: 0, firstHourMs: hour };
+          event[tier] += n;
+          event.firstHourMs = Math.min(event.firstHourMs, hour);
+          perEvent.set(eventID, event);
         }
       }
       return total;
@@ -244,8 +293,11 @@ export async function historyTicks(stack: RunningStack): Promise<{ live: TierTic
     }
   };
   const [live, archive] = await Promise.all([
-    count(stack.mongo.url, "history"),
-    count(stack.mongoArchive.url, "history_archive"),
+    count(stack.mongoHistory.url, "history", "live"),
+    count(stack.mongoArchive.url, "history_archive", "archive"),
   ]);
-  return { live, archive };
+  const byEvent = [...perEvent]
+    .map(([eventID, held]) => ({ eventID, ticks: held.live + held.archive, ...held }))
+    .sort((a, b) => b.ticks - a.ticks);
+  return { live, archive, byEvent };
 }

@@ -20,6 +20,8 @@ export interface LoadResult {
   requests: number;
   errors: number;
   non2xx: number;
+  /** The window the figures were taken over. */
+  windowSeconds: number;
 }
 
 async function main(): Promise<void> {
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     errors: result.errors + result.timeouts,
     // 304 is a success for conditional requests; anything else outside 2xx counts.
     non2xx: result.non2xx,
+    windowSeconds: spec.durationSeconds,
   };
   process.stdout.write(JSON.stringify(out));
 }

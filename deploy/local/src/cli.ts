@@ -33,6 +33,8 @@ program
         `  other keys lite ${stack.apiKeys.lite}  internal ${stack.apiKeys.internal}`,
         `  try        curl -H "x-api-key: ${stack.apiKeys.base}" ${stack.baseUrl}/events/`,
         `  docs       ${stack.baseUrl}/docs`,
+        `  stores     FerretDB :${stack.mongo.port} (events, catalogue, usage, ingest), :${stack.mongoHistory.port} (history live),`,
+        `             :${stack.mongoArchive.port} (history archive); redis-server :${stack.redis.port}; data in ${stack.dataDir}`,
         `  logs       ${join(stack.dataDir, "logs")}`,
         "Ctrl-C stops everything.",
         "",

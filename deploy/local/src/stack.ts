@@ -5,6 +5,7 @@ import { credentials, makeClientConstructor, type Client, type ServiceError } fr
 import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
+import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
 /** The repository root (deploy/local/dist or deploy/local/src -> ../../..). */
@@ -24,7 +25,10 @@ export interface StackPorts {
   catalogue: number;
   usage: number;
   ingest: number;
+  /** FerretDB of events, catalogue, usage and ingest. */
   mongo: number;
+  /** FerretDB of history's live tier (its writes are the heaviest of a cycle: apart from the events store). */
+  mongoHistory: number;
   mongoArchive: number;
   redis: number;
 }
@@ -39,6 +43,7 @@ export const DEFAULT_PORTS: StackPorts = {
   ingest: 50055,
   mongo: 27117,
   mongoArchive: 27118,
+  mongoHistory: 27119,
   redis: 6390,
 };
 
@@ -64,6 +69,7 @@ export interface RunningStack {
   readonly apiKeys: Record<Tier, string>;
   readonly dataDir: string;
   readonly mongo: MongoServer;
+  readonly mongoHistory: MongoServer;
   readonly mongoArchive: MongoServer;
   readonly redis: RedisServer;
   /** Connection strings each service was given. */
@@ -125,10 +131,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const apiKeys = loadDevKeys(dataDir);
   const started: ManagedProcess[] = [];
   try {
-    progress("starting stores (FerretDB x2, redis-server)");
+    progress("starting stores (FerretDB x3: shared, history live, history archive; redis-server)");
     const stores = await startStores(dataDir, ports, options.persistRedis ?? true);
-    started.push(stores.mongo, stores.mongoArchive, stores.redis);
+    started.push(stores.mongo, stores.mongoHistory, stores.mongoArchive, stores.redis);
     const uris = storeUris(stores);
+    await moveHistoryLiveTier(dataDir, stores, uris, progress);
     const env = serviceEnvironment(ports, uris, apiKeys, options);
     const processes = new Map<ServiceName, ManagedProcess>();
     const launch = async (name: ServiceName) => {
@@ -155,28 +162,24 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
 interface Stores {
   mongo: MongoServer;
+  mongoHistory: MongoServer;
   mongoArchive: MongoServer;
   redis: RedisServer;
 }
 
-function archiveOptions(dataDir: string, port: number) {
-  return {
-    name: "ferretdb-archive",
-    port,
-    dataDir: join(dataDir, "ferretdb-archive"),
-    logFile: logPath(dataDir, "ferretdb-archive"),
-  };
+/** The stack's FerretDB servers, by name (each one's data folder and log): shared, history live, history archive. */
+export const FERRETDB_STORES = ["ferretdb", "ferretdb-history", "ferretdb-archive"] as const;
+
+/** A FerretDB of the stack: its name is its data folder and its log's name. */
+function ferretOptions(dataDir: string, name: (typeof FERRETDB_STORES)[number], port: number) {
+  return { name, port, dataDir: join(dataDir, name), logFile: logPath(dataDir, name) };
 }
 
 async function startStores(dataDir: string, ports: StackPorts, persistRedis: boolean): Promise<Stores> {
-  const [mongo, mongoArchive, redis] = await Promise.all([
-    startFerretDb({
-      name: "ferretdb",
-      port: ports.mongo,
-      dataDir: join(dataDir, "ferretdb"),
-      logFile: logPath(dataDir, "ferretdb"),
-    }),
-    startFerretDb(archiveOptions(dataDir, ports.mongoArchive)),
+  const [mongo, mongoHistory, mongoArchive, redis] = await Promise.all([
+    startFerretDb(ferretOptions(dataDir, "ferretdb", ports.mongo)),
+    startFerretDb(ferretOptions(dataDir, "ferretdb-history", ports.mongoHistory)),
+    startFerretDb(ferretOptions(dataDir, "ferretdb-archive", ports.mongoArchive)),
     startRedis({
       port: ports.redis,
       dataDir: join(dataDir, "redis"),
@@ -184,19 +187,48 @@ async function startStores(dataDir: string, ports: StackPorts, persistRedis: boo
       persist: persistRedis,
     }),
   ]);
-  return { mongo, mongoArchive, redis };
+  return { mongo, mongoHistory, mongoArchive, redis };
 }
 
-function storeUris({ mongo, mongoArchive, redis }: Stores): StoreUris {
+/** The live tier's database name; before `ferretdb-history` it lived on the shared `ferretdb`. */
+const HISTORY_LIVE_DATABASE = "history";
+
+function storeUris({ mongo, mongoHistory, mongoArchive, redis }: Stores): StoreUris {
   return {
     events: `${mongo.url}/events`,
-    historyLive: `${mongo.url}/history`,
+    historyLive: `${mongoHistory.url}/${HISTORY_LIVE_DATABASE}`,
     historyArchive: `${mongoArchive.url}/history_archive`,
     catalogue: `${mongo.url}/catalogue`,
     usage: `${mongo.url}/usage`,
     ingest: `${mongo.url}/ingest`,
     redis: redis.url,
   };
+}
+
+/**
+ * A data folder from before the live tier had its own FerretDB keeps its ticks in `ferretdb/`:
+ * they are moved to `ferretdb-history/` before history starts, so no tick is lost or rebuilt.
+ */
+async function moveHistoryLiveTier(
+  dataDir: string,
+  stores: Stores,
+  uris: StoreUris,
+  progress: (message: string) => void,
+): Promise<void> {
+  const moved = await moveDatabase(`${stores.mongo.url}/${HISTORY_LIVE_DATABASE}`, uris.historyLive, {
+    markerFile: join(dataDir, "ferretdb-history", "moving-from-ferretdb"),
+    onProgress: progress,
+  });
+  if (moved.outcome === "moved") {
+    progress(
+      `history live tier moved from ferretdb/ to ferretdb-history/: ${moved.documents} documents in ${moved.collections} collections`,
+    );
+  } else if (moved.outcome === "both-hold-data") {
+    progress(
+      "WARNING: ferretdb/ still holds a history database beside ferretdb-history/'s: history serves ferretdb-history/; " +
+        "the old one is left untouched (drop it, or remove ferretdb-history/ to move it again)",
+    );
+  }
 }
 
 /** Each service's environment: its port, its stores, the addresses of the services it calls, then the caller's extras. */
@@ -293,6 +325,7 @@ function runningStack(parts: {
     apiKeys,
     dataDir,
     mongo: stores.mongo,
+    mongoHistory: stores.mongoHistory,
     get mongoArchive() {
       return archive;
     },
@@ -307,7 +340,7 @@ function runningStack(parts: {
       await archive.stop();
     },
     async startArchive() {
-      archive = await startFerretDb(archiveOptions(dataDir, ports.mongoArchive));
+      archive = await startFerretDb(ferretOptions(dataDir, "ferretdb-archive", ports.mongoArchive));
       started.push(archive);
     },
     async stop() {
