@@ -34,9 +34,38 @@ diagnose() {
     tail -8 "$STATE/$d.log" 2>/dev/null | sed 's/^/  /' >&2 || true
   done
 }
+# keep_logs <dir>: while the cluster checks run, keeps what a pod replaced by the rolling update
+# or a kill takes with it: every container log of the release (copied from the node as it grows,
+# so an old pod's last lines survive its removal), and the watched events, pods and endpoints,
+# each line time-stamped. Read it after a failure (and kept after a pass: CLUSTER_LOGS).
+CLUSTER_LOGS="${CLUSTER_LOGS:-$ROOT/.local/cluster-logs/$(date -u +%Y%m%dT%H%M%SZ)}"
+keep_logs() {
+  local dir=$1
+  mkdir -p "$dir/pods"
+  log "keeping pod logs, events, pods and endpoints in $dir"
+  local what
+  for what in events pods endpointslices; do
+    setsid bash -c 'kubectl get "$1" -n "$2" -o wide --watch-only --output-watch-events 2>&1 |
+      while IFS= read -r line; do printf "%s %s\n" "$(date -u +%H:%M:%S.%3N)" "$line"; done' _ "$what" "$NAMESPACE" \
+      >"$dir/$what.log" </dev/null &
+    echo $! >>"$dir/.collectors"
+  done
+  setsid bash -c 'while sleep 0.5; do cp -a -u /var/log/pods/"$1"_* "$2/pods/" 2>/dev/null; done' _ "$NAMESPACE" "$dir" \
+    </dev/null >/dev/null 2>&1 &
+  echo $! >>"$dir/.collectors"
+}
+stop_keeping_logs() {
+  local dir=$1 pid
+  [[ -f $dir/.collectors ]] || return 0
+  while read -r pid; do kill -TERM -- "-$pid" 2>/dev/null || true; done <"$dir/.collectors"
+  rm -f "$dir/.collectors"
+  cp -a -u /var/log/pods/"$NAMESPACE"_* "$dir/pods/" 2>/dev/null || true
+}
+
 finish() {
   local status=$?
   trap - EXIT INT TERM
+  stop_keeping_logs "$CLUSTER_LOGS"
   ((status == 0)) || diagnose
   step "stopping the cluster"
   bash "$here/down.sh"
@@ -77,6 +106,7 @@ helm test "$RELEASE" -n "$NAMESPACE" --timeout 5m --hide-notes
 step "e2e contract checks through a port-forward to the edge Service, then the cluster checks"
 export CLUSTER_CHART_DIR="$chart" CLUSTER_NAMESPACE="$NAMESPACE" CLUSTER_RELEASE="$RELEASE"
 (cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/edge/contract.test.ts)
+keep_logs "$CLUSTER_LOGS"
 (cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/cluster/)
 
 step "helm uninstall"

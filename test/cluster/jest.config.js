@@ -11,6 +11,9 @@ module.exports = {
     "^@odds/proto$": "<rootDir>/proto/index.ts",
     "^@odds/local$": "<rootDir>/deploy/local/src/index.ts",
   },
+  // Only the sources: a CLUSTER_CACHE inside the checkout (.local/...) holds image layers whose
+  // package.json files would collide with the workspaces' in Jest's module map.
+  roots: ["<rootDir>/test", "<rootDir>/services", "<rootDir>/proto", "<rootDir>/deploy/local"],
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/edge/contract.test.ts", "<rootDir>/test/cluster/**/*.test.ts"],
   globalSetup: "<rootDir>/test/cluster/setup.ts",

@@ -150,6 +150,16 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     }
   });
 
+  test("read services roll with a surge pod and none unavailable; ingest, the one writer, never runs twice", () => {
+    for (const component of SERVICES) {
+      const { rollingUpdate } = find(objects(), "Deployment", nameOf(component)).spec.strategy;
+      expect([component, rollingUpdate]).toEqual([
+        component,
+        component === "ingest" ? { maxSurge: 0, maxUnavailable: 1 } : { maxSurge: 1, maxUnavailable: 0 },
+      ]);
+    }
+  });
+
   test("service accounts never automount an API token", () => {
     const accounts = objects().filter((o) => o.kind === "ServiceAccount");
     expect(accounts.length).toBeGreaterThanOrEqual(8);
