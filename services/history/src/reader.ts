@@ -160,10 +160,11 @@ export class TickReader {
   ): Promise<MergedPage> {
     const archiveMayHold =
       window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
-    const [livePlan, archivePlan] = await Promise.all([
-      this.timed("live", () => this.liveCall(() => this.live.planWindow(window))),
-      archiveMayHold ? this.archiveCall(() => this.archive.planWindow(window)) : Promise.resolve(null),
-    ]);
+    // Live first, then the archive: the archiver copies a bucket before deleting it from live, so a bucket the
+    // live query no longer finds was copied before the archive query starts. Queried together, a read could
+    // query the archive just before a copy and live just after the delete, and miss those ticks in both tiers.
+    const livePlan = await this.timed("live", () => this.liveCall(() => this.live.planWindow(window)));
+    const archivePlan = archiveMayHold ? await this.archiveCall(() => this.archive.planWindow(window)) : null;
     const sourcesNotice = archivePlan === undefined ? ARCHIVE_DOWN_NOTICE : "";
     const seriesKeys = rankedSeries([...livePlan.sources, ...(archivePlan?.sources ?? [])]);
     if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };

@@ -98,6 +98,28 @@ describe.each(TICK_LAYOUTS)(
       expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
     });
 
+    it("a read racing the archiver's move of its buckets still returns every tick once", async () => {
+      const event = await recordStraddlingEvent(service);
+      const expected = (await service.list({ ...window(event), limit: 5000 })).items;
+      // The move lands between the read's start and its live-tier query: the copy to the archive and the
+      // delete from live both happen while the read is under way (a read that queried the archive before the
+      // copy and live after the delete would miss the moved buckets in both tiers).
+      const live = service.stores.live;
+      const planWindow = live.planWindow.bind(live);
+      live.planWindow = async (w) => {
+        await service.archiver.runOnce();
+        return planWindow(w);
+      };
+      try {
+        const read = await service.list({ ...window(event), limit: 5000 });
+        expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
+        expect(read.notice).toBe("");
+        expect(read.items).toEqual(expected);
+      } finally {
+        live.planWindow = planWindow;
+      }
+    });
+
     it("a bucket that took a late tick after its copy is not deleted, and the next pass moves the late tick too", async () => {
       const event = await recordStraddlingEvent(service);
       const total = await service.stores.live.countTicks(event.eventId);
