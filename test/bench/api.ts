@@ -511,9 +511,11 @@ async function steadyCycle(dataDir: string, servingAt: number, report: (line: st
   const waitUntilMs = Date.now() + CYCLE_WAIT_S * 1000;
   const done = (): IngestCycle[] => ingestCycles(dataDir, servingAt).filter((c) => Date.parse(c.doneAt) > servingAt);
   let reported = -1;
-  while (done().length < 2) {
+  for (;;) {
+    // One read of ingest's log per poll.
+    const cycles = done();
+    if (cycles.length >= 2) return;
     if (Date.now() >= waitUntilMs) {
-      const cycles = done();
       report(
         `  gave up waiting for the steady cycle after BENCH_CYCLE_WAIT_S=${CYCLE_WAIT_S} s: ${cycles.length} cycle(s) done ` +
           `since the stack served` +
@@ -522,8 +524,8 @@ async function steadyCycle(dataDir: string, servingAt: number, report: (line: st
       );
       return;
     }
-    if (done().length !== reported) {
-      reported = done().length;
+    if (cycles.length !== reported) {
+      reported = cycles.length;
       report(`  waiting for the steady cycle: ${reported} of 2 cycles done since the stack served`);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
