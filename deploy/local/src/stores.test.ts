@@ -22,6 +22,29 @@ describe("local stores", () => {
     }
   });
 
+  it("FerretDB looks documents up by _id through its _id index, not a scan of the collection", async () => {
+    // deploy/local/build-ferretdb.sh makes FerretDB's pushed-down _id filter the expression of its _id
+    // index; without it SQLite scans the table (plan "SCAN <table>") and parses every document.
+    const client = new MongoClient(testMongoUri("stores_id_lookup"));
+    try {
+      await client.connect();
+      const events = client.db().collection<{ _id: string; version: number }>("events");
+      await events.deleteMany({});
+      await events.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `ev${i}`, version: 1 })));
+      await events.replaceOne({ _id: "ev7" }, { version: 2 }, { upsert: true });
+      await events.replaceOne({ _id: "ev50" }, { version: 1 }, { upsert: true });
+
+      const plan = (await events.find({ _id: "ev7" }).explain()) as { queryPlanner?: { Plan?: string[] } };
+      const steps = plan.queryPlanner?.Plan ?? [];
+      expect(steps.some((step) => /SEARCH \S+ USING INDEX \S+__id_ /.test(step))).toBe(true);
+      expect(steps.some((step) => /\bSCAN\b/.test(step))).toBe(false);
+      expect(await events.findOne({ _id: "ev7" })).toEqual({ _id: "ev7", version: 2 });
+      expect(await events.countDocuments({})).toBe(51);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("redis-server runs Lua scripts atomically", async () => {
     const client = createClient({ url: testRedisUrl() });
     await client.connect();
