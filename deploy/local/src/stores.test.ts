@@ -23,8 +23,9 @@ describe("local stores", () => {
   });
 
   it("FerretDB looks documents up by _id through its _id index, not a scan of the collection", async () => {
-    // deploy/local/build-ferretdb.sh makes FerretDB's pushed-down _id filter the expression of its _id
-    // index; without it SQLite scans the table (plan "SCAN <table>") and parses every document.
+    // deploy/local/build-ferretdb.sh makes FerretDB push the _id condition of a filter down as the
+    // expression of its _id index; without it SQLite scans the table (plan "SCAN <table>") and
+    // FerretDB parses every document.
     const client = new MongoClient(testMongoUri("stores_id_lookup"));
     try {
       await client.connect();
@@ -34,10 +35,18 @@ describe("local stores", () => {
       await events.replaceOne({ _id: "ev7" }, { version: 2 }, { upsert: true });
       await events.replaceOne({ _id: "ev50" }, { version: 1 }, { upsert: true });
 
-      const plan = (await events.find({ _id: "ev7" }).explain()) as { queryPlanner?: { Plan?: string[] } };
-      const steps = plan.queryPlanner?.Plan ?? [];
-      expect(steps.some((step) => /SEARCH \S+ USING INDEX \S+__id_ /.test(step))).toBe(true);
-      expect(steps.some((step) => /\bSCAN\b/.test(step))).toBe(false);
+      // A filter on _id alone, and on _id with more conditions (a write at the version read).
+      for (const filter of [{ _id: "ev7" }, { _id: "ev7", version: 2 }]) {
+        const plan = (await events.find(filter).explain()) as { queryPlanner?: { Plan?: string[] } };
+        const steps = plan.queryPlanner?.Plan ?? [];
+        expect(steps.some((step) => /SEARCH \S+ USING INDEX \S+__id_ /.test(step))).toBe(true);
+        expect(steps.some((step) => /\bSCAN\b/.test(step))).toBe(false);
+      }
+      // The other conditions still apply to what the index finds.
+      expect((await events.replaceOne({ _id: "ev8", version: 2 }, { version: 3 })).matchedCount).toBe(0);
+      expect((await events.replaceOne({ _id: "ev8", version: 1 }, { version: 3 })).matchedCount).toBe(1);
+      expect((await events.deleteOne({ _id: "ev9", version: 2 })).deletedCount).toBe(0);
+      expect(await events.countDocuments({ _id: "ev7", version: 1 })).toBe(0);
       expect(await events.findOne({ _id: "ev7" })).toEqual({ _id: "ev7", version: 2 });
       expect(await events.countDocuments({})).toBe(51);
     } finally {
