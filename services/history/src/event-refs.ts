@@ -73,7 +73,7 @@ export class EventRefStore {
   /**
    * Stores refs that are new or changed (a kickoff can move); unchanged refs cost nothing. Refs not in
    * memory (after a restart, every event of the first cycle) are read first in one query, so only the
-   * ones that really changed are written: on FerretDB each upsert scans the whole collection.
+   * ones that really changed are written.
    */
   async save(refs: EventRef[]): Promise<void> {
     const unknown = refs.filter((ref) => !this.cache.has(ref.eventID)).map((ref) => ref.eventID);

@@ -41,10 +41,10 @@ export interface SeriesSource {
 
 /**
  * Where a tier keeps its buckets (tick-buckets.ts). `per-event`: one collection per event
- * (`buckets_<eventID>`), for FerretDB/SQLite: FerretDB 1.24 pushes an `_id` equality down to SQLite
- * but not onto its `_id` index (the query's `->'$._id'` is not the index's `->"_id"`), so every
- * query reads every row of its collection, and a collection per event bounds that to one event's
- * buckets. `shared`: one `tickBuckets` collection with (eventID, hour) and (eventID, day) indexes, for
+ * (`buckets_<eventID>`), for FerretDB/SQLite: FerretDB 1.24 reads by its `_id` index only (locally
+ * also for an `_id` among other conditions: deploy/local/build-ferretdb.sh); any other query, such as
+ * a window's hours or an archiver's day, reads every row of its collection, and a collection per
+ * event bounds that to one event's buckets. `shared`: one `tickBuckets` collection with (eventID, hour) and (eventID, day) indexes, for
  * MongoDB proper, where tens of thousands of collections cost more than an indexed equality.
  */
 export type TickLayout = "per-event" | "shared";
@@ -153,9 +153,10 @@ export class TickTier {
     const collection = this.buckets(eventID);
     const idOf = (hour: number) => bucketId(eventID, hour, this.shared);
     for (let attempt = 1; ; attempt++) {
-      const held = new Map(
-        (await collection.find({ _id: { $in: [...byHour.keys()].map(idOf) } }).toArray()).map((b) => [b._id, b]),
-      );
+      // One look-up by _id per bucket (a cycle touches an hour or two of an event): an equality on _id
+      // is an index read on MongoDB and on the local FerretDB alike, where an `$in` scans the collection.
+      const found = await Promise.all([...byHour.keys()].map((hour) => collection.findOne({ _id: idOf(hour) })));
+      const held = new Map(found.filter((b) => b !== null).map((b) => [b._id, b]));
       const writes: AnyBulkWriteOperation<BucketDocument>[] = [];
       let rewrites = 0;
       for (const [hour, incoming] of byHour) {
