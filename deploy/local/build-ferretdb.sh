@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds deploy/local/bin/ferretdb-local from the Go module proxy (skipped when up to date).
 #
-# Two lines of FerretDB are changed at build time, in a copy of the module under .tools (nothing of
+# Two lines of FerretDB are changed at build time, in a temporary copy of the module (nothing of
 # FerretDB is kept in this repository), so its SQLite backend finds documents by `_id` through its
 # `_id` index instead of scanning the table and parsing every document:
 # 1. FerretDB 1.24 indexes `_id` as `_ferretdb_sjson->"_id"` but pushes `{_id: x}` filters down as
@@ -29,10 +29,9 @@ version="$(grep 'FerretDB/FerretDB ' "$here/ferretdb/go.mod" | awk '{print $NF}'
 
 # A writable copy of the module with those two lines changed, built through a go.mod of its own that
 # replaces the module by that copy (go build -overlay refuses files in the module cache).
-build_dir="$(cd "$here/../.." && pwd)/.tools/ferretdb-build"
+build_dir="$(mktemp -d -t ferretdb-build-XXXXXX)"
+trap 'rm -rf "$build_dir"' EXIT
 module_dir="$(cd "$here/ferretdb" && go mod download github.com/FerretDB/FerretDB && go list -m -f '{{.Dir}}' github.com/FerretDB/FerretDB)"
-rm -rf "$build_dir"
-mkdir -p "$build_dir"
 cp -r "$module_dir" "$build_dir/FerretDB"
 chmod -R u+w "$build_dir/FerretDB"
 # change FILE FROM TO COUNT: replaces the fixed text FROM by TO, which must occur COUNT times.
