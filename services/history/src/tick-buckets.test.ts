@@ -1,4 +1,4 @@
-import { bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
+import { appendToBucket, bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
 import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
 
 const HOUR = Date.UTC(2026, 9, 1, 13);
@@ -47,6 +47,37 @@ describe("hour buckets", () => {
     expect(mergeTicks(held, replayed)).toBeUndefined();
     const later = ticksAt(HOUR + 1_000);
     expect(mergeTicks(held, [...replayed, ...later, ...later])).toEqual([...held, ...later]);
+  });
+
+  it("append ticks newer than the bucket's newest without decoding it: the same bucket as encoding them all", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const held = [...ticksAt(HOUR + 1_000), ...ticksAt(HOUR + 1_000, "tab")];
+    const later = [...ticksAt(HOUR + 2_000, "tab"), ...ticksAt(HOUR + 3_000, "neds")];
+    const bucket = encodeBucket(id, eventID, HOUR, held, 4);
+    const appended = appendToBucket(bucket, [...later, ...later]);
+    const whole = encodeBucket(id, eventID, HOUR, [...held, ...later], 5);
+    expect(appended).toBeDefined();
+    expect(decodeBucket(appended!)).toEqual(decodeBucket(whole));
+    const { ticks: _a, ...summary } = appended!;
+    const { ticks: _w, ...wholeSummary } = whole;
+    expect(summary).toEqual(wholeSummary);
+    expect(summary).toMatchObject({ n: 8, v: 5, sources: ["neds|feed-a|10", "sportsbet|feed-a|10", "tab|feed-a|10"] });
+  });
+
+  it("leave a write that is not all newer than the bucket's newest tick to the merge", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const held = ticksAt(HOUR + 5_000);
+    const bucket = encodeBucket(id, eventID, HOUR, held, 1);
+    // A replay of the held ticks, a tick older than the newest, and one at the same instant with a lower id.
+    expect(appendToBucket(bucket, held)).toBeUndefined();
+    expect(appendToBucket(bucket, [...ticksAt(HOUR + 6_000), ...ticksAt(HOUR + 4_000)])).toBeUndefined();
+    const sameInstant = [...held].sort((a, b) => (a._id < b._id ? -1 : 1))[0]!;
+    expect(appendToBucket(bucket, [{ ...sameInstant, _id: `${sameInstant._id.slice(0, -1)}` }])).toBeUndefined();
+    // A bucket written before the newest tick was kept beside the ticks.
+    const { lastAt: _at, lastId: _id, ...old } = bucket;
+    expect(appendToBucket(old, ticksAt(HOUR + 6_000))).toBeUndefined();
   });
 
   it("group ticks by the UTC hour of changedAt", () => {

@@ -24,6 +24,12 @@ export interface BucketDocument {
   v: number;
   /** `bookmakerID|sourceID|sourceRank` of every series with a tick in the bucket, sorted. */
   sources: string[];
+  /**
+   * The newest tick in history order (changedAt ms, tick id): a write of ticks all newer than it
+   * appends them without decoding the held ones. Absent in buckets written before it existed.
+   */
+  lastAt?: number;
+  lastId?: string;
   /** Deflated JSON array of StoredTick, in history order. */
   ticks: Binary;
 }
@@ -61,10 +67,6 @@ export function encodeBucket(
   v: number,
 ): BucketDocument {
   const sorted = [...ticks].sort(compareTicks);
-  const stored: StoredTick[] = sorted.map(({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }) => ({
-    ...rest,
-    changedAt: changedAt.getTime(),
-  }));
   return {
     _id: id,
     eventID,
@@ -73,20 +75,55 @@ export function encodeBucket(
     n: sorted.length,
     v,
     sources: [...new Set(sorted.map(sourceOf))].sort(),
-    ticks: new Binary(packJsonSync(JSON.stringify(stored))),
+    ...newestOf(sorted),
+    ticks: new Binary(packJsonSync(JSON.stringify(sorted.map(storedTick)))),
   };
 }
 
+/**
+ * The bucket with these ticks appended, when every one of them (ids deduplicated) comes after the
+ * bucket's newest tick in history order: the held ticks are neither parsed nor re-sorted, only their
+ * JSON is extended. Undefined when they do not all come after it (or the bucket predates `lastAt`):
+ * the caller then merges (mergeTicks), which also drops ticks already held.
+ */
+export function appendToBucket(bucket: BucketDocument, incoming: readonly TickDocument[]): BucketDocument | undefined {
+  const { lastAt, lastId } = bucket;
+  if (lastAt === undefined || lastId === undefined || incoming.length === 0) return undefined;
+  const added = [...new Map(incoming.map((tick) => [tick._id, tick])).values()].sort(compareTicks);
+  const first = added[0]!;
+  const firstAt = first.changedAt.getTime();
+  if (firstAt < lastAt || (firstAt === lastAt && first._id <= lastId)) return undefined;
+  const held = unpackJson(bucket.ticks.buffer).toString("utf8");
+  const more = JSON.stringify(added.map(storedTick));
+  const json = bucket.n === 0 ? more : `${held.slice(0, -1)},${more.slice(1)}`;
+  return {
+    ...bucket,
+    n: bucket.n + added.length,
+    v: bucket.v + 1,
+    sources: [...new Set([...bucket.sources, ...added.map(sourceOf)])].sort(),
+    ...newestOf(added),
+    ticks: new Binary(packJsonSync(json)),
+  };
+}
+
+function newestOf(sorted: readonly TickDocument[]): Pick<BucketDocument, "lastAt" | "lastId"> {
+  const newest = sorted[sorted.length - 1];
+  return newest ? { lastAt: newest.changedAt.getTime(), lastId: newest._id } : {};
+}
+
+function storedTick({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }: TickDocument): StoredTick {
+  return { ...rest, changedAt: changedAt.getTime() };
+}
+
 /** The bucket's ticks, in history order. */
-export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "ticks">): TickDocument[] {
+export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "ticks">): TickDocument[] {
   const stored = JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as StoredTick[];
-  return stored.map((tick) => ({
-    ...tick,
-    eventID: bucket.eventID,
-    seriesKey: seriesKeyOf(tick.bookmakerID, tick.sourceID),
-    changedAt: new Date(tick.changedAt),
-    day: utcDay(tick.changedAt),
-  }));
+  // Every tick of a bucket falls in its UTC hour, so on the bucket's day.
+  const day = utcDay(bucket.hour);
+  return stored.map((tick) => {
+    const seriesKey = seriesKeyOf(tick.bookmakerID, tick.sourceID);
+    return { ...tick, eventID: bucket.eventID, seriesKey, changedAt: new Date(tick.changedAt), day };
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ensureIndexes } from "@odds/platform";
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
 import {
+  appendToBucket,
   bucketId,
   decodeBucket,
   encodeBucket,
@@ -162,9 +163,12 @@ export class TickTier {
       for (const [hour, incoming] of byHour) {
         const id = idOf(hour);
         const bucket = held.get(id);
-        const merged = mergeTicks(bucket ? decodeBucket(bucket) : [], incoming);
-        if (!merged) continue;
-        const document = encodeBucket(id, eventID, hour, merged, (bucket?.v ?? 0) + 1);
+        let document = bucket && appendToBucket(bucket, incoming);
+        if (!document) {
+          const merged = mergeTicks(bucket ? decodeBucket(bucket) : [], incoming);
+          if (!merged) continue;
+          document = encodeBucket(id, eventID, hour, merged, (bucket?.v ?? 0) + 1);
+        }
         if (bucket) {
           rewrites += 1;
           writes.push({ replaceOne: { filter: { _id: id, v: bucket.v }, replacement: document } });
