@@ -91,6 +91,8 @@ export class PreparedEvent {
   readonly v1ID: string;
   /** The bookmakers' own event ids, written bookmakerID:id. */
   readonly externalIDs: string[];
+  /** v1 player id (pl_...) -> playerID, for every player of the event: hashed once per rendering, not per cycle call. */
+  readonly v1PlayerIDs: ReadonlyMap<string, string>;
   private readonly v1Renderings = new Map<string, V1Json>();
   /** When the event and each bookmaker's prices were last observed (the packed bytes may carry older ones). */
   readonly stamps: ObservationStamps;
@@ -120,6 +122,7 @@ export class PreparedEvent {
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
+    this.v1PlayerIDs = new Map([...this.facts.playerIDs].map((playerID) => [v1.v1Id("player", playerID), playerID]));
     this.stamps = stampsOf(contract);
     this.full = packed ?? packJsonSync(JSON.stringify(contract), { fast: true });
     this.renderings.set(
@@ -411,7 +414,7 @@ function v1IndexOf(events: readonly PreparedEvent[]) {
   for (const event of events) {
     index.events.set(event.v1ID, event.facts.eventID);
     for (const external of event.externalIDs) index.external.set(external, event.facts.eventID);
-    for (const playerID of event.facts.playerIDs) index.players.set(v1.v1Id("player", playerID), playerID);
+    for (const [v1PlayerID, playerID] of event.v1PlayerIDs) index.players.set(v1PlayerID, playerID);
   }
   return index;
 }
