@@ -15,6 +15,9 @@ export function bookKeyOf(eventID: string, bookmakerID: string, sourceID: string
   return `${eventID}|${bookmakerID}|${sourceID}`;
 }
 
+/** Events whose books are rebuilt from their ticks at the same time. */
+const REBUILD_CONCURRENCY = 8;
+
 /**
  * Last-quote state for active events, held in memory. The tick log IS the durable state:
  * the last tick of each (oddID, bookmaker, source) says what is held (nothing after a
@@ -35,10 +38,16 @@ export class BookStateStore {
   async load(eventIDs: Iterable<string>, nowMs = Date.now()): Promise<void> {
     const wanted = [...new Set(eventIDs)];
     const missing = wanted.filter((eventID) => !this.events.has(eventID));
-    const rebuilt = await Promise.all(
-      missing.map(async (eventID) => [eventID, booksFromTicks(await this.live.ticksOfEvent(eventID))] as const),
-    );
-    for (const [eventID, books] of rebuilt) this.events.set(eventID, { books, touchedAtMs: nowMs });
+    // A few events at a time: after a restart the first cycle names every event, and reading every
+    // event's ticks at once held the whole live tier decoded in memory.
+    for (let i = 0; i < missing.length; i += REBUILD_CONCURRENCY) {
+      const rebuilt = await Promise.all(
+        missing
+          .slice(i, i + REBUILD_CONCURRENCY)
+          .map(async (eventID) => [eventID, booksFromTicks(await this.live.ticksOfEvent(eventID))] as const),
+      );
+      for (const [eventID, books] of rebuilt) this.events.set(eventID, { books, touchedAtMs: nowMs });
+    }
     for (const eventID of wanted) this.events.get(eventID)!.touchedAtMs = nowMs;
   }
 
