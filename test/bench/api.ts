@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { REPO_ROOT, SERVICE_NAMES, startStack, type RunningStack } from "@odds/local";
+import { REPO_ROOT, SERVICE_NAMES, startStack, stopChild, type Interruption, type RunningStack } from "@odds/local";
 import type { BareBody } from "./bare-server";
 import { deepenHistory, writtenDepth } from "./history-depth";
 import {
@@ -70,10 +70,10 @@ let specFile = "";
  * One load run of the case's window; where fewer than MIN_REQUESTS answers completed in it, once
  * more with the longer window (bounded), so a slow page is measured rather than reported as 0 req/s.
  */
-async function measure(spec: Omit<LoadSpec, "durationSeconds">): Promise<LoadResult> {
-  const result = await runLoad({ ...spec, durationSeconds: DURATION_S });
+async function measure(spec: Omit<LoadSpec, "durationSeconds">, interruption: Interruption): Promise<LoadResult> {
+  const result = await runLoad({ ...spec, durationSeconds: DURATION_S }, interruption);
   if (result.requests >= MIN_REQUESTS || MAX_WINDOW_S <= DURATION_S) return result;
-  return runLoad({ ...spec, durationSeconds: MAX_WINDOW_S });
+  return runLoad({ ...spec, durationSeconds: MAX_WINDOW_S }, interruption);
 }
 
 /** req/s, or what a window without a completed answer says instead of a rate of 0. */
@@ -82,12 +82,20 @@ function rate(result: LoadResult | undefined): string {
   return result.requests === 0 ? `no request completed in ${result.windowSeconds} s` : fmt(result.requestsPerSecond);
 }
 
-function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** A child process of the bench's own: stopped if the bench is interrupted, forgotten once it exits. */
+function owned<Child extends ChildProcess>(child: Child, interruption: Interruption): Child {
+  const forget = interruption.own(() => stopChild(child));
+  child.once("exit", forget);
+  return child;
+}
+
+function runLoad(spec: LoadSpec, interruption: Interruption): Promise<LoadResult> {
   writeFileSync(specFile, JSON.stringify(spec));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "load-worker.js"), specFile], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = owned(
+      spawn(process.execPath, [join(__dirname, "load-worker.js"), specFile], { stdio: ["ignore", "pipe", "inherit"] }),
+      interruption,
+    );
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("exit", (code) =>
@@ -96,12 +104,17 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-async function startBare(bodies: BareBody[], dir: string): Promise<{ origin: string; child: ChildProcess }> {
+async function startBare(
+  bodies: BareBody[],
+  dir: string,
+  interruption: Interruption,
+): Promise<{ origin: string; child: ChildProcess }> {
   const index = join(dir, "bare-bodies.json");
   writeFileSync(index, JSON.stringify(bodies));
-  const child = spawn(process.execPath, [join(__dirname, "bare-server.js"), index], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = owned(
+    spawn(process.execPath, [join(__dirname, "bare-server.js"), index], { stdio: ["ignore", "pipe", "inherit"] }),
+    interruption,
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once("exit", (code) => reject(new Error(`bare server exited ${code}`)));
@@ -312,7 +325,7 @@ function fmt(n: number | undefined, digits = 0): string {
   return n === undefined ? "" : n.toFixed(digits);
 }
 
-export async function runApiBench(report: (line: string) => void): Promise<void> {
+export async function runApiBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
   const fingerprint = datasetFingerprint(SEED);
   const dataDir = process.env.BENCH_DATA_DIR ?? join(REPO_ROOT, ".local", "bench", fingerprint);
   mkdirSync(dataDir, { recursive: true });
@@ -324,7 +337,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
   const stopWatching = watchIngestLog(dataDir, startedAt, (line) =>
     report(`  ingest: ${line} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
   );
-  const stack = await startStack({
+  const starting = startStack({
     dataDir,
     ports: "free",
     persistRedis: false,
@@ -335,7 +348,11 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
       ingest: { SIM_SEED: SEED, ...DATASET_INGEST_ENV },
     },
     onProgress: (message) => report(`  ${message} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
+    signal: interruption.signal,
   }).finally(() => stopWatching());
+  // Interrupted while it starts (the dataset build included), the stack stops what it started; once up, it stops whole.
+  const forgetStack = interruption.ownStarting(starting);
+  const stack = await starting;
   const servingAt = Date.now();
   report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
   const probe = new FreshnessProbe(stack);
@@ -376,7 +393,7 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
         headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
       });
     }
-    bare = await startBare(bodies, dataDir);
+    bare = await startBare(bodies, dataDir, interruption);
 
     for (const benchCase of cases) {
       if (failedCases.some((failed) => failed.case === benchCase.name)) continue;
@@ -387,17 +404,15 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
             ...key,
             ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}),
           };
-          const api = await measure({
-            origin,
-            paths: mode === "cold" ? benchCase.cold! : [benchCase.hot],
-            headers,
-            connections,
-          });
+          const api = await measure(
+            { origin, paths: mode === "cold" ? benchCase.cold! : [benchCase.hot], headers, connections },
+            interruption,
+          );
           const index = bodyIndex.get(`${benchCase.name}|${mode}`);
           const bareResult =
             index === undefined
               ? undefined
-              : await measure({ origin: bare.origin, paths: [`/${index}`], headers, connections });
+              : await measure({ origin: bare.origin, paths: [`/${index}`], headers, connections }, interruption);
           const row: CaseRow = {
             case: benchCase.name,
             mode,
@@ -493,8 +508,9 @@ export async function runApiBench(report: (line: string) => void): Promise<void>
     report(`results written to ${file}`);
   } finally {
     probe.stop();
-    bare?.child.kill("SIGTERM");
+    if (bare) await stopChild(bare.child);
     await stack.stop();
+    forgetStack();
   }
 }
 

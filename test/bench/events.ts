@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, logPath, REPO_ROOT, spawnManaged, startFerretDb, waitUntil } from "@odds/local";
+import { freePort, logPath, REPO_ROOT, spawnManaged, startFerretDb, waitUntil, type Interruption } from "@odds/local";
 import { callUnary, createGrpcClient } from "@odds/platform";
 import { common, events } from "@odds/proto";
 
@@ -109,13 +109,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-export async function runEventsBench(report: (line: string) => void): Promise<void> {
+export async function runEventsBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "odds-bench-events-"));
   const [mongoPort, grpcPort] = await Promise.all([freePort(), freePort()]);
   const mongo = await startFerretDb({
     port: mongoPort,
     dataDir: join(dataDir, "ferretdb"),
     logFile: logPath(dataDir, "ferretdb"),
+    signal: interruption.signal,
   });
   const service = spawnManaged(
     "events",
@@ -135,6 +136,10 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
       },
     },
   );
+  const forget = interruption.own(async () => {
+    await service.stop();
+    await mongo.stop();
+  });
   const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${grpcPort}`, {
     defaultDeadlineMs: 120_000,
   });
@@ -142,6 +147,7 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
     await waitUntil("events", () => callUnary(client, client.getFeedStatus, {}), {
       timeoutMs: 30_000,
       process: service,
+      signal: interruption.signal,
     });
     const nowMs = Date.now();
     const cycle = (tick: number) => Array.from({ length: EVENT_COUNT }, (_, i) => generatedEvent(i, nowMs, tick));
@@ -240,5 +246,6 @@ export async function runEventsBench(report: (line: string) => void): Promise<vo
     client.close();
     await service.stop();
     await mongo.stop();
+    forget();
   }
 }

@@ -1,22 +1,31 @@
 // `npm run bench`: performance runs kept out of the test suites (no timing assertions there).
 // Each benchmark module exports one runner; add yours to BENCHMARKS.
+import { Interruption } from "@odds/local";
 import { runApiBench } from "./api";
 import { runEventsBench } from "./events";
 
-const BENCHMARKS: [string, (report: (line: string) => void) => Promise<void>][] = [
+type Benchmark = (report: (line: string) => void, interruption: Interruption) => Promise<void>;
+
+const BENCHMARKS: [string, Benchmark][] = [
   ["api", runApiBench],
   ["events", runEventsBench],
 ];
+
+// Ctrl-C or SIGTERM at any point (dataset build, stack start, cases) stops every process the bench started.
+const interruption = new Interruption();
+interruption.listen((message) => process.stdout.write(`${message}\n`));
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   for (const [name, run] of BENCHMARKS) {
     if (only.length > 0 && !only.includes(name)) continue;
-    await run((line) => process.stdout.write(`${line}\n`));
+    await run((line) => process.stdout.write(`${line}\n`), interruption);
   }
 }
 
 main().catch((err: unknown) => {
+  // Interrupted: the interruption stops what was started and exits with the signal's code.
+  if (interruption.signal.aborted) return;
   process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -1,17 +1,21 @@
 // The write path as real processes for fault runs: events, history and catalogue on their own
 // databases of a FerretDB of the test's own, and ingest writing into them (the shared stack is left alone).
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   freePort,
   grpcServing,
   REPO_ROOT,
   spawnManaged,
+  startFerretDb,
   superviseRestarts,
   waitUntil,
   type ManagedProcess,
   type MongoServer,
   type SupervisedProcess,
 } from "@odds/local";
+import { MongoClient } from "mongodb";
 
 /** A service process started cold on a loaded 2-core machine may take this long to serve. */
 export const SERVICE_START_MS = 150_000;
@@ -119,4 +123,39 @@ export async function startWritePath(
       await Promise.all([...services].reverse().map((proc) => proc.stop(5_000)));
     },
   };
+}
+
+/** One line of ingest's JSON log, the fields fault runs read. */
+export interface IngestLogLine {
+  msg?: string;
+  cycleID?: string;
+  events?: number;
+  eventsChanged?: number;
+  pending?: Record<string, number>;
+}
+
+/** Every JSON line of an ingest log so far (none before the file exists). */
+export function ingestLogLines(file: string): IngestLogLine[] {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as IngestLogLine);
+}
+
+/** A FerretDB of a fault run's own in a fresh temporary folder, and a client to read what the run wrote. */
+export async function startFaultStore(name: string): Promise<{ dir: string; ferret: MongoServer; mongo: MongoClient }> {
+  const dir = mkdtempSync(join(tmpdir(), `odds-faults-${name}-`));
+  const ferret = await startFerretDb({
+    name: `ferretdb-${name}`,
+    port: await freePort(),
+    dataDir: join(dir, "ferretdb"),
+    logFile: join(dir, "ferretdb.log"),
+  });
+  return { dir, ferret, mongo: await MongoClient.connect(ferret.url) };
 }

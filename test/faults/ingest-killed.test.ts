@@ -2,13 +2,10 @@
 // uninterrupted run of the same seed and clock: real processes, real FerretDB, the simulated feed.
 // After the next cycle both runs must hold the same events (with their odds), catalogue and ticks.
 // Then the archiver job is SIGKILLed mid-batch on the uninterrupted run's tiers.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { freePort, startFerretDb, waitUntil, type ManagedProcess, type MongoServer } from "@odds/local";
-import { MongoClient, type Binary, type Db } from "mongodb";
-import { nodeService, startWritePath, type WritePath } from "./data-services";
+import { waitUntil, type ManagedProcess, type MongoServer } from "@odds/local";
+import type { Binary, Db, MongoClient } from "mongodb";
+import { ingestLogLines, nodeService, startFaultStore, startWritePath, type WritePath } from "./data-services";
 
 /** Long enough for a restarted ingest's backfill and first cycle on a loaded machine, before the next boundary. */
 const INTERVAL_MS = 120_000;
@@ -31,31 +28,12 @@ function ingestEnv(): Record<string, string> {
   };
 }
 
-interface LogLine {
-  msg?: string;
-  cycleID?: string;
-  pending?: Record<string, number>;
-}
-
-function logLines(file: string): LogLine[] {
-  let text = "";
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 /** Resolves once ingest logged this cycle done with nothing left pending. */
 function cycleWritten(run: WritePath, cycleID: string): Promise<void> {
   return waitUntil(
     `${cycleID} written (${run.ingestLog})`,
     async () => {
-      const done = logLines(run.ingestLog).find((line) => line.msg === "cycle done" && line.cycleID === cycleID);
+      const done = ingestLogLines(run.ingestLog).find((line) => line.msg === "cycle done" && line.cycleID === cycleID);
       if (!done) throw new Error("not yet");
       const pending = Object.values(done.pending ?? {}).reduce((a, b) => a + b, 0);
       if (pending > 0) throw new Error(`cycle done with writes pending: ${JSON.stringify(done.pending)}`);
@@ -90,14 +68,7 @@ function tickCount(stored: Record<string, unknown[]>): number {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "odds-faults-ingest-"));
-  ferret = await startFerretDb({
-    name: "ferretdb-ingest-faults",
-    port: await freePort(),
-    dataDir: join(dir, "ferretdb"),
-    logFile: join(dir, "ferretdb.log"),
-  });
-  mongo = await MongoClient.connect(ferret.url);
+  ({ dir, ferret, mongo } = await startFaultStore("ingest"));
 }, 60_000);
 
 afterAll(async () => {
@@ -135,7 +106,7 @@ describe("ingest SIGKILLed mid-cycle and restarted", () => {
       );
       const firstPid = ingest.child.pid;
       ingest.child.kill("SIGKILL");
-      const midCycle = !logLines(killed.ingestLog).some((line) => line.msg === "backfill written");
+      const midCycle = !ingestLogLines(killed.ingestLog).some((line) => line.msg === "backfill written");
 
       await Promise.all([cycleWritten(steady, SECOND_CYCLE), cycleWritten(killed, SECOND_CYCLE)]);
       expect(midCycle).toBe(true);

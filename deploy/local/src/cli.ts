@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from "commander";
 import { join } from "node:path";
+import { Interruption } from "./interruption";
 import { DEFAULT_PORTS, REPO_ROOT, startStack, type StackPorts } from "./stack";
 
 function portOption(value: string): number {
@@ -8,6 +9,9 @@ function portOption(value: string): number {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new InvalidArgumentError("expected a port number");
   return port;
 }
+
+// Ctrl-C or SIGTERM, while the stack starts or once it is up, stops everything it started.
+const interruption = new Interruption();
 
 const program = new Command("odds-local").description("The Odds Read API v2 local stack");
 
@@ -18,12 +22,16 @@ program
   .option("--edge-port <port>", "HTTP port of the edge", portOption, DEFAULT_PORTS.edge)
   .action(async (opts: { dataDir: string; edgePort: number }) => {
     const ports: StackPorts = { ...DEFAULT_PORTS, edge: opts.edgePort };
-    const stack = await startStack({
+    interruption.listen((message) => process.stdout.write(`\n${message}\n`));
+    const starting = startStack({
       dataDir: opts.dataDir,
       ports,
       persistRedis: true,
       onProgress: (message) => process.stdout.write(`  ${message}\n`),
+      signal: interruption.signal,
     });
+    interruption.ownStarting(starting);
+    const stack = await starting;
     process.stdout.write(
       [
         "",
@@ -40,19 +48,11 @@ program
         "",
       ].join("\n"),
     );
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      process.stdout.write("\nstopping...\n");
-      await stack.stop();
-      process.exit(0);
-    };
-    process.on("SIGINT", () => void stop());
-    process.on("SIGTERM", () => void stop());
   });
 
 program.parseAsync().catch((err: unknown) => {
+  // Interrupted: the interruption stops what was started and exits with the signal's code.
+  if (interruption.signal.aborted) return;
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

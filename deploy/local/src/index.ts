@@ -3,3 +3,4 @@ export * from "./stores";
 export * from "./stack";
 export * from "./testing/stores";
 export * from "./supervisor";
+export * from "./interruption";

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** A child process the stack started and must stop. */
 export interface ManagedProcess {
@@ -41,42 +42,72 @@ export function spawnManaged(
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.once("error", (err) => log.write(`spawn error: ${err.message}\n`));
   return {
     name,
     child,
     async stop(graceMs = 12_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-      const code = await exited;
-      clearTimeout(timer);
+      const code = await stopChild(child, graceMs);
       log.end();
       return code;
     },
   };
 }
 
-/** Polls `probe` until it resolves, failing with the last error after `timeoutMs`. */
+/** SIGTERM, then SIGKILL if the child has not exited within `graceMs`. Resolves with its exit code once it exited. */
+export async function stopChild(child: ChildProcess, graceMs = 12_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+/**
+ * `work`, or a rejection with the signal's reason as soon as `signal` aborts (what `work` does
+ * after that is ignored, its failure included).
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Polls `probe` until it resolves, failing with the last error after `timeoutMs`, or with the
+ * signal's reason as soon as `signal` aborts.
+ */
 export async function waitUntil(
   what: string,
   probe: () => Promise<unknown>,
-  options: { timeoutMs: number; intervalMs?: number; process?: ManagedProcess; logFile?: string },
+  options: { timeoutMs: number; intervalMs?: number; process?: ManagedProcess; logFile?: string; signal?: AbortSignal },
 ): Promise<void> {
+  const { signal } = options;
   const deadline = Date.now() + options.timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     if (options.process && options.process.child.exitCode !== null) {
       throw new Error(`${what} exited with code ${options.process.child.exitCode}${logHint(options.logFile)}`);
     }
     try {
-      await probe();
+      await untilAborted(probe(), signal);
       return;
     } catch (err) {
+      signal?.throwIfAborted();
       lastError = err;
     }
-    await new Promise((r) => setTimeout(r, options.intervalMs ?? 200));
+    await sleep(options.intervalMs ?? 200, undefined, { signal }).catch((err: unknown) => {
+      signal?.throwIfAborted();
+      throw err;
+    });
   }
   throw new Error(`${what} not ready after ${options.timeoutMs} ms: ${String(lastError)}${logHint(options.logFile)}`);
 }

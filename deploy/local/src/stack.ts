@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { credentials, makeClientConstructor, type Client, type ServiceError } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
-import { freePort, spawnManaged, waitUntil, type ManagedProcess } from "./processes";
+import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
 import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
@@ -61,6 +61,11 @@ export interface StackOptions {
   /** How long a service may take to serve (ingest: its backfill and first cycle); 5 minutes by default. */
   readyTimeoutMs?: number;
   onProgress?: (message: string) => void;
+  /**
+   * Aborting it while the stack starts (Ctrl-C in a command that owns the stack) stops every process
+   * started so far, then rejects with the signal's reason: an interrupted start leaves nothing running.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunningStack {
@@ -125,6 +130,7 @@ type StoreUris = RunningStack["uris"];
 /** Starts the stores and every service as separate real processes and waits for all health checks. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const progress = options.onProgress ?? (() => undefined);
+  const { signal } = options;
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const ports = await resolvePorts(options.ports);
@@ -132,13 +138,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const started: ManagedProcess[] = [];
   try {
     progress("starting stores (FerretDB x3: shared, history live, history archive; redis-server)");
-    const stores = await startStores(dataDir, ports, options.persistRedis ?? true);
+    const stores = await startStores(dataDir, ports, options.persistRedis ?? true, signal);
     started.push(stores.mongo, stores.mongoHistory, stores.mongoArchive, stores.redis);
     const uris = storeUris(stores);
-    await moveHistoryLiveTier(dataDir, stores, uris, progress);
+    // A move cut short is redone on the next start (its marker file).
+    await untilAborted(moveHistoryLiveTier(dataDir, stores, uris, progress), signal);
     const env = serviceEnvironment(ports, uris, apiKeys, options);
     const processes = new Map<ServiceName, ManagedProcess>();
     const launch = async (name: ServiceName) => {
+      signal?.throwIfAborted();
       const proc = superviseService(name, dataDir, env[name], progress);
       processes.set(name, proc);
       started.push(proc);
@@ -147,6 +155,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         timeoutMs: options.readyTimeoutMs ?? 300_000,
         process: proc,
         logFile: logPath(dataDir, name),
+        signal,
       });
       progress(`${name} is healthy`);
     };
@@ -171,22 +180,36 @@ interface Stores {
 export const FERRETDB_STORES = ["ferretdb", "ferretdb-history", "ferretdb-archive"] as const;
 
 /** A FerretDB of the stack: its name is its data folder and its log's name. */
-function ferretOptions(dataDir: string, name: (typeof FERRETDB_STORES)[number], port: number) {
-  return { name, port, dataDir: join(dataDir, name), logFile: logPath(dataDir, name) };
+function ferretOptions(dataDir: string, name: (typeof FERRETDB_STORES)[number], port: number, signal?: AbortSignal) {
+  return { name, port, dataDir: join(dataDir, name), logFile: logPath(dataDir, name), signal };
 }
 
-async function startStores(dataDir: string, ports: StackPorts, persistRedis: boolean): Promise<Stores> {
-  const [mongo, mongoHistory, mongoArchive, redis] = await Promise.all([
-    startFerretDb(ferretOptions(dataDir, "ferretdb", ports.mongo)),
-    startFerretDb(ferretOptions(dataDir, "ferretdb-history", ports.mongoHistory)),
-    startFerretDb(ferretOptions(dataDir, "ferretdb-archive", ports.mongoArchive)),
+/** Starts the four stores together; if one fails (or `signal` aborts), those that started are stopped. */
+async function startStores(
+  dataDir: string,
+  ports: StackPorts,
+  persistRedis: boolean,
+  signal: AbortSignal | undefined,
+): Promise<Stores> {
+  const starting = [
+    startFerretDb(ferretOptions(dataDir, "ferretdb", ports.mongo, signal)),
+    startFerretDb(ferretOptions(dataDir, "ferretdb-history", ports.mongoHistory, signal)),
+    startFerretDb(ferretOptions(dataDir, "ferretdb-archive", ports.mongoArchive, signal)),
     startRedis({
       port: ports.redis,
       dataDir: join(dataDir, "redis"),
       logFile: logPath(dataDir, "redis"),
       persist: persistRedis,
+      signal,
     }),
-  ]);
+  ] as const;
+  const settled = await Promise.allSettled(starting);
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) {
+    await stopAll(settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : [])));
+    throw failed.reason;
+  }
+  const [mongo, mongoHistory, mongoArchive, redis] = await Promise.all(starting);
   return { mongo, mongoHistory, mongoArchive, redis };
 }
 
@@ -319,6 +342,7 @@ function runningStack(parts: {
 }): RunningStack {
   const { ports, apiKeys, dataDir, stores, uris, processes, started } = parts;
   let archive = stores.mongoArchive;
+  let stopped: Promise<void> | undefined;
   return {
     baseUrl: `http://127.0.0.1:${ports.edge}/v2`,
     ports,
@@ -343,8 +367,10 @@ function runningStack(parts: {
       archive = await startFerretDb(ferretOptions(dataDir, "ferretdb-archive", ports.mongoArchive));
       started.push(archive);
     },
-    async stop() {
-      await stopAll(started);
+    /** Stops everything once; a second call (an interrupt beside the owner's own stop) waits for the same stop. */
+    stop() {
+      stopped ??= stopAll(started);
+      return stopped;
     },
   };
 }

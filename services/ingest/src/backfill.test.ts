@@ -1,4 +1,5 @@
-import { backfillFinished, buildBackfill } from "./backfill";
+import { BACKFILL_CYCLE_PREFIX, backfillCycleId, backfillFinished, buildBackfill } from "./backfill";
+import { cycleIdAt } from "./cycle-runner";
 import { BOOKMAKERS } from "./sources/simulated/bookmakers";
 import { SimulatedSource } from "./sources/simulated/simulated-source";
 
@@ -53,14 +54,28 @@ describe("the first-start backfill", () => {
 });
 
 describe("whether a restarted ingest's backfill finished", () => {
-  test("only a live cycle applied by events marks it done; a backfill write cut short is written again", () => {
+  test("a backfill cut anywhere is written again: nothing applied, first results only, or an events batch short of the last", () => {
     expect(backfillFinished({ atMs: 0, cycleID: "" })).toBe(false);
     // Killed after the corrected events' first results, or between two events batches of the backfill.
     expect(backfillFinished({ atMs: 1, cycleID: "backfill-first-results-cycle-2026-11-18T09:00:00.000Z#1" })).toBe(
       false,
     );
-    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z#3/7" })).toBe(false);
-    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z#7/7" })).toBe(true);
-    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:00:00.000Z" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z#3/7" })).toBe(false);
+    expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z#7/7" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z" })).toBe(true);
+  });
+
+  test("a regular cycle marks it done, even one cut after batch k of n: the next cycle writes what it missed", () => {
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#3/7" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#1/2" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#7/7" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z" })).toBe(true);
+  });
+
+  test("the backfill's writes carry its own id, which a regular cycle's id never starts with", () => {
+    const id = backfillCycleId(from);
+    expect(id).toBe("backfill-cycle-2026-11-09T09:00:00.000Z");
+    expect(id.startsWith(BACKFILL_CYCLE_PREFIX)).toBe(true);
+    expect(cycleIdAt(now).startsWith(BACKFILL_CYCLE_PREFIX)).toBe(false);
   });
 });

@@ -136,25 +136,39 @@ export async function buildBackfill(
   };
 }
 
+/**
+ * Every events write of the backfill carries an id with this prefix (a regular cycle's id is
+ * `cycle-<instant>`), so whether the backfill finished is read from the backfill's own writes alone.
+ */
+export const BACKFILL_CYCLE_PREFIX = "backfill-";
 /** The corrected events' first results, the backfill's first events write, carry this cycle id prefix. */
-export const FIRST_RESULTS_CYCLE_PREFIX = "backfill-first-results-";
+export const FIRST_RESULTS_CYCLE_PREFIX = `${BACKFILL_CYCLE_PREFIX}first-results-`;
+
+/** The id of the backfill's writes: its history, catalogue and events, the first live cycle's events with them. */
+export function backfillCycleId(from: Date): string {
+  return `${BACKFILL_CYCLE_PREFIX}${cycleIdAt(from)}`;
+}
 
 /**
- * Whether the backfill finished, from the cycle events applied last. Its events are written after
- * every other backfill write (events last), in batches `<cycle>#k/n` written in order; a last applied
- * cycle of first results, or a batch short of the last, means the backfill was cut short.
+ * Whether the backfill finished, from the cycle events applied last. The backfill's events are
+ * written after every other backfill write (events last), in batches `backfill-…#k/n` written in
+ * order; a last applied cycle of first results, or a backfill batch short of the last, means the
+ * backfill was cut short. Regular cycles run only once the backfill is written, so a regular
+ * cycle's id marks it done, even one cut after batch k of n (the next cycle writes what it missed).
  */
 export function backfillFinished(last: { atMs: number; cycleID: string }): boolean {
-  if (last.atMs === 0 || last.cycleID.startsWith(FIRST_RESULTS_CYCLE_PREFIX)) return false;
+  if (last.atMs === 0) return false;
+  if (!last.cycleID.startsWith(BACKFILL_CYCLE_PREFIX)) return true;
+  if (last.cycleID.startsWith(FIRST_RESULTS_CYCLE_PREFIX)) return false;
   const batch = /#(\d+)\/(\d+)$/.exec(last.cycleID);
   return !batch || batch[1] === batch[2];
 }
 
 /**
- * Runs the backfill unless the events service already applied a whole cycle. Keeps flushing until
- * every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts. With
- * `firstCycleAt`, the first live cycle's quotes travel in the same history call as the backfill:
- * history then looks every event up once, while its log is still empty.
+ * Runs the backfill unless it finished before (`backfillFinished`). Keeps flushing until every write
+ * landed (the service stays NOT_SERVING meanwhile) or `signal` aborts. With `firstCycleAt`, the first
+ * live cycle's quotes travel in the same history call as the backfill (history then looks every
+ * event up once, while its log is still empty) and its events in the backfill's events write.
  */
 export async function runBackfill(
   deps: {
@@ -169,7 +183,10 @@ export async function runBackfill(
   const { logger } = deps;
   const last = await deps.sink.lastAppliedCycle();
   if (backfillFinished(last)) {
-    logger.info({ lastCycleID: last.cycleID }, "events already applied a whole cycle; backfill skipped");
+    logger.info(
+      { lastCycleID: last.cycleID },
+      "events applied the backfill's last write or a later cycle; backfill skipped",
+    );
     return { skipped: true, firstCycleWritten: false, snapshots: 0, quotes: 0, events: 0 };
   }
   // Every write of the backfill is idempotent (ids, cycle ids), so an unfinished one is simply written again.
@@ -195,10 +212,11 @@ export async function runBackfill(
     "backfill built; writing",
   );
   await writeFirstResults(deps, options, content, firstCycle?.events ?? []);
-  deps.runner.enqueue(`backfill-${cycleIdAt(options.from)}`, options.now.getTime(), content, BACKFILL_BATCH_LIMITS);
+  const cycleID = backfillCycleId(options.from);
+  deps.runner.enqueue(cycleID, options.now.getTime(), content, BACKFILL_BATCH_LIMITS);
   if (firstCycle && options.firstCycleAt) {
-    const at = options.firstCycleAt;
-    deps.runner.enqueue(cycleIdAt(at), at.getTime(), { ...firstCycle, observations: [] });
+    // Under the backfill's id too: events go in one write with the backfill's, whose last batch is its done-marker.
+    deps.runner.enqueue(cycleID, options.firstCycleAt.getTime(), { ...firstCycle, observations: [] });
   }
   for (let attempt = 1; ; attempt++) {
     // Events last: their applied cycle is what tells a restarted ingest the backfill is done.

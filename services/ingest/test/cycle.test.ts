@@ -4,7 +4,8 @@
 import { catalogue, events, history } from "@odds/proto";
 import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
 import pino from "pino";
-import { backfillFinished, runBackfill } from "../src/backfill";
+import { backfillCycleId, backfillFinished, runBackfill } from "../src/backfill";
+import { DEFAULT_BATCH_LIMITS } from "../src/cycle-runner";
 import { CycleRunner } from "../src/cycle-runner";
 import { contentFingerprint } from "../src/domain/observation-stamps";
 import type { FeedSource } from "../src/sources/feed-source";
@@ -23,6 +24,7 @@ jest.setTimeout(900_000);
 const FAIR = ["pinnacle", "betfair_ex_au"];
 const AT = new Date("2026-11-21T09:00:00Z");
 const NEXT = new Date("2026-11-21T09:02:00Z");
+const LATER = new Date("2026-11-21T09:04:00Z");
 
 /** What the downstream services received, and failures to inject. */
 class RecordingServices {
@@ -34,6 +36,8 @@ class RecordingServices {
   lastCycleId = "";
   /** Events the events service answers it does not hold when they come as stamps alone (a reset store). */
   notHeld = new Set<string>();
+  /** Events answers this many more calls, then fails every one (ingest stopped mid-write); undefined: never. */
+  eventsCallsBeforeCut: number | undefined;
 
   private failIfAsked(target: keyof RecordingServices["failing"]): void {
     if (this.failing[target] > 0) {
@@ -47,6 +51,8 @@ class RecordingServices {
       listEvents: unaryHandler(logger, async () => ({ items: [], nextCursor: "", notice: "" })),
       applyCycle: unaryHandler(logger, async (request: events.ApplyCycleRequest) => {
         this.failIfAsked("events");
+        if (this.eventsCallsBeforeCut === 0) throw new UnavailableError("events cut off (test)");
+        if (this.eventsCallsBeforeCut !== undefined) this.eventsCallsBeforeCut -= 1;
         this.applyCycle.push(request);
         this.lastCycleAtMs = request.observedAtMs;
         this.lastCycleId = request.cycleId;
@@ -411,7 +417,7 @@ describe("first start", () => {
 
   afterAll(() => stop());
 
-  test("sends the first live cycle's quotes in the backfill's history call and its events under the cycle id", async () => {
+  test("sends the first live cycle's quotes in the backfill's history call and its events under the backfill's id", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
     const from = new Date(AT.getTime() - 3 * 86_400_000);
@@ -426,14 +432,15 @@ describe("first start", () => {
     const sent = services.applyCycle.flatMap((r) => r.events);
     expect(sent.some((e) => e.status?.finalized)).toBe(true);
     expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
-    // The corrected events' first results go first under the backfill's own id; the rest under the live cycle's.
+    // The corrected events' first results go first, then the rest with the live cycle's: all under the backfill's ids.
     const [firstResults, rest] = [
       services.applyCycle.filter((r) => r.cycleId.startsWith("backfill-first-results-")),
       services.applyCycle.filter((r) => !r.cycleId.startsWith("backfill-first-results-")),
     ];
     expect(services.applyCycle.slice(0, firstResults.length)).toEqual(firstResults);
     expect(rest.length).toBeGreaterThan(0);
-    expect(rest.every((r) => r.cycleId.startsWith("cycle-2026-11-21T09:00:00.000Z"))).toBe(true);
+    expect(rest.every((r) => r.cycleId.startsWith(backfillCycleId(from)))).toBe(true);
+    expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(true);
   });
 
   test("the live cycle's events (the marker that it is done) go only after history took everything, so a restart redoes it", async () => {
@@ -466,5 +473,47 @@ describe("first start", () => {
     expect([report.skipped, report.firstCycleWritten]).toEqual([false, true]);
     expect(services.recordQuotes.flatMap((r) => r.snapshots)).toHaveLength(report.snapshots);
     expect(services.applyCycle.length).toBeGreaterThan(0);
+  });
+
+  test("a regular cycle cut after events batch k of n is not taken for an unfinished backfill: the restart skips it and the next cycle sends every event whole", async () => {
+    const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
+    const from = new Date(AT.getTime() - 2 * 86_400_000);
+    const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
+    // Small events calls, so a cycle's events take several.
+    const ingest = () =>
+      new CycleRunner({
+        sources,
+        sink,
+        logger,
+        fairOddsBookmakers: FAIR,
+        limits: { ...DEFAULT_BATCH_LIMITS, eventsPerCall: 20 },
+      });
+    services.clear();
+    services.lastCycleAtMs = 0;
+    services.lastCycleId = "";
+    const first = ingest();
+    expect((await runBackfill(deps(first), { from, now: AT, firstCycleAt: AT })).skipped).toBe(false);
+
+    // A fresh runner sends every event whole: its cycle at NEXT is cut after the first events call of several.
+    services.clear();
+    services.eventsCallsBeforeCut = 1;
+    const cut = await ingest().runCycle(NEXT);
+    services.eventsCallsBeforeCut = undefined;
+    expect(cut.pending.events).toBeGreaterThan(0);
+    const [, k, n] = /#(\d+)\/(\d+)$/.exec(services.lastCycleId) ?? [];
+    expect(services.lastCycleId.startsWith("cycle-2026-11-21T09:02:00.000Z#")).toBe(true);
+    expect(Number(k)).toBeLessThan(Number(n));
+
+    // Restarted: the backfill is skipped, nothing of it written again; the next cycle writes every event.
+    services.clear();
+    const restarted = ingest();
+    const report = await runBackfill(deps(restarted), { from, now: LATER, firstCycleAt: LATER });
+    expect(report.skipped).toBe(true);
+    expect([services.recordQuotes, services.applyCycle, services.applyCatalogue]).toEqual([[], [], []]);
+    const next = await restarted.runCycle(LATER);
+    expect(next.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+    expect(next.eventsChanged).toBe(next.events);
+    expect(services.applyCycle.flatMap((r) => r.events)).toHaveLength(next.events);
+    expect(services.lastCycleId).toMatch(/^cycle-2026-11-21T09:04:00.000Z#(\d+)\/\1$/);
   });
 });

@@ -1,0 +1,101 @@
+// Ingest SIGKILLed after events call k of n of a regular cycle (real processes, real FerretDB, the simulated feed),
+// restarted by the launcher's supervisor. The restart must not take the cut cycle for an unfinished backfill (it
+// would write the whole backfill again: about 15 minutes at full scale): it skips the backfill, and its first cycle
+// writes every event whole, so what the cut cycle left out is written.
+import { waitUntil, type MongoServer, type SupervisedProcess } from "@odds/local";
+import type { MongoClient } from "mongodb";
+import { ingestLogLines, startFaultStore, startWritePath, type IngestLogLine, type WritePath } from "./data-services";
+
+const PHASE_MS = 600_000;
+const ENV = {
+  SIM_SEED: "faults-ingest-cut-cycle",
+  BACKFILL_DAYS: "1",
+  // Every market of a week's events open: a cycle's events take several calls (40 000 bookmaker prices a call).
+  SIM_HORIZON_DAYS: "7",
+  SIM_MARKETS_OPEN_DAYS: "90",
+  // No scheduled cycle during the test: each start writes its first cycle only.
+  INGEST_INTERVAL_MS: "3600000",
+};
+
+/** Log lines of the ingest process started `start` times before the current one (0: the first). */
+function linesOfStart(file: string, start: number): IngestLogLine[] {
+  const starts = ingestLogLines(file).reduce<IngestLogLine[][]>((runs, line) => {
+    if (line.msg === "ingest starting") runs.push([]);
+    runs.at(-1)?.push(line);
+    return runs;
+  }, []);
+  return starts[start] ?? [];
+}
+
+function serving(file: string, start: number): Promise<void> {
+  return waitUntil(
+    `ingest start ${start} serving (${file})`,
+    async () => {
+      if (!linesOfStart(file, start).some((line) => line.msg === "backfill and first cycle written; SERVING"))
+        throw new Error("not yet");
+    },
+    { timeoutMs: PHASE_MS, intervalMs: 500 },
+  );
+}
+
+let dir: string;
+let ferret: MongoServer;
+let mongo: MongoClient;
+let run: WritePath | undefined;
+
+beforeAll(async () => {
+  ({ dir, ferret, mongo } = await startFaultStore("cut-cycle"));
+}, 60_000);
+
+afterAll(async () => {
+  await mongo?.close();
+  await run?.stop();
+  await ferret?.stop(5_000);
+});
+
+describe("ingest SIGKILLed inside a regular cycle's events write", () => {
+  it(
+    "restarts without writing the backfill again, and its first cycle writes every event whole",
+    async () => {
+      run = await startWritePath(dir, ferret, "cut");
+      const ingest: SupervisedProcess = run.startIngest(ENV);
+      const feed = mongo.db(run.databases.events).collection<{ _id: string; cycleId: string }>("feed_state");
+      const lastCycleId = async () => (await feed.findOne({ _id: "feed" }))?.cycleId ?? "";
+
+      // First start: the backfill, the first live cycle's events under the backfill's own id.
+      await serving(run.ingestLog, 0);
+      expect(await lastCycleId()).toMatch(/^backfill-cycle-/);
+
+      // Killed once the backfill is written: the restart skips it and sends every event whole in several calls.
+      ingest.child.kill("SIGKILL");
+      await waitUntil("ingest restarted", async () => expect(ingest.restarts).toBe(1), { timeoutMs: 30_000 });
+      await waitUntil(
+        "the restart's cycle part written",
+        async () => {
+          const [, k, n] = /^cycle-.*#(\d+)\/(\d+)$/.exec(await lastCycleId()) ?? [];
+          if (!(Number(k) < Number(n))) throw new Error("no events call of a regular cycle short of its last yet");
+        },
+        { timeoutMs: PHASE_MS, intervalMs: 20, process: ingest },
+      );
+      ingest.child.kill("SIGKILL");
+      const cut = await lastCycleId();
+      const [, k, n] = /#(\d+)\/(\d+)$/.exec(cut) ?? [];
+      expect(Number(k)).toBeLessThan(Number(n));
+
+      // Restarted again: the cut cycle is not an unfinished backfill.
+      await serving(run.ingestLog, 2);
+      for (const start of [1, 2]) {
+        const lines = linesOfStart(run.ingestLog, start).map((line) => line.msg);
+        expect(lines).toContain("events applied the backfill's last write or a later cycle; backfill skipped");
+        expect(lines).not.toContain("backfill built; writing");
+        expect(lines).not.toContain("events hold an unfinished backfill; writing it again");
+      }
+      const done = linesOfStart(run.ingestLog, 2).find((line) => line.msg === "cycle done");
+      expect(done?.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+      expect(done?.eventsChanged).toBe(done?.events);
+      expect(await lastCycleId()).toMatch(/^cycle-[^#]*(#(\d+)\/\2)?$/);
+      expect(ingest.restarts).toBe(2);
+    },
+    PHASE_MS * 3,
+  );
+});
