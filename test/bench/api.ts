@@ -289,25 +289,38 @@ async function historyCaseEvent(
 }
 
 /** Reads up to 50,000 ticks of one event page by page (5000 a page), as a back-tester does. */
+/** Attempts at one page of the paged read before it is reported as failed (a 5xx under load is retried). */
+const PAGE_ATTEMPTS = 3;
+
 async function pagedHistory(
   stack: RunningStack,
   eventID: string,
   from: string,
-): Promise<{ ticks: number; pages: number; ms: number }> {
+): Promise<{ ticks: number; pages: number; ms: number; retries: number; failed?: string }> {
   let cursor: string | null = "";
   let ticks = 0;
   let pages = 0;
+  let retries = 0;
   const started = process.hrtime.bigint();
+  const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
   while (cursor !== null && ticks < PAGED_TICKS) {
-    const page: { data: unknown[]; nextCursor: string | null } = await getJson(
-      stack,
-      `/odds/history/?eventID=${eventID}&limit=5000${from}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-    );
+    const path = `/odds/history/?eventID=${eventID}&limit=5000${from}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    let page: { data: unknown[]; nextCursor: string | null } | undefined;
+    for (let attempt = 1; page === undefined; attempt++) {
+      try {
+        page = await getJson(stack, path);
+      } catch (err) {
+        // One answer refused under load must not cost the whole run its figures: retry, then report it.
+        if (attempt === PAGE_ATTEMPTS) return { ticks, pages, ms: elapsedMs(), retries, failed: String(err) };
+        retries += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
     ticks += page.data.length;
     pages += 1;
     cursor = page.nextCursor;
   }
-  return { ticks, pages, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+  return { ticks, pages, ms: elapsedMs(), retries };
 }
 
 /** Peak resident set (VmHWM) of a process, in MB. */
@@ -440,7 +453,14 @@ export async function runApiBench(report: (line: string) => void, interruption: 
     const historyEvent = historyQuery?.get("eventID") ?? "";
     const historyFrom = historyQuery?.has("from") ? `&from=${historyQuery.get("from")}` : "";
     const paged = historyCase ? await pagedHistory(stack, historyEvent, historyFrom) : undefined;
-    if (paged) report(`  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms`);
+    if (paged) {
+      const retried = paged.retries > 0 ? ` (${paged.retries} page(s) retried after an error)` : "";
+      report(
+        paged.failed
+          ? `  history paged read FAILED after ${paged.ticks} ticks in ${paged.pages} pages${retried}: ${paged.failed}`
+          : `  history paged read: ${paged.ticks} ticks in ${paged.pages} pages, ${paged.ms.toFixed(0)} ms${retried}`,
+      );
+    }
 
     await steadyCycle(dataDir, servingAt, report);
     // Leave the probe a few polls past the last cycle's writes.
