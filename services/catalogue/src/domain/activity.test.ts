@@ -54,5 +54,17 @@ describe("activity ledger", () => {
     const b = event("e1", true, { a: ["z"], b: ["x", "y"] });
     expect(sameEventState(a, b)).toBe(true);
     expect(sameEventState(undefined, b)).toBe(false);
+    // Any difference in a field, a market or a bookmaker is a change.
+    for (const other of [
+      event("e2", true, { a: ["z"], b: ["x", "y"] }),
+      event("e1", false, { a: ["z"], b: ["x", "y"] }),
+      event("e1", true, { a: ["z"], b: ["x"] }),
+      event("e1", true, { a: ["z"], b: ["x", "w"] }),
+      event("e1", true, { a: ["z"], c: ["x", "y"] }),
+      event("e1", true, { a: ["z"] }),
+      event("e1", true, { a: ["z"], b: ["x", "y"] }, "NRL"),
+    ]) {
+      expect(sameEventState(b, other)).toBe(false);
+    }
   });
 });
