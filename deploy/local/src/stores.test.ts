@@ -54,6 +54,28 @@ describe("local stores", () => {
     }
   });
 
+  it("FerretDB applies one update command of hundreds of statements that match documents", async () => {
+    // Each statement's query used to stay open until the whole command ended, holding one of the
+    // database's 100 SQLite connections: a bulkWrite of more than ~99 matching replaceOne waited
+    // forever (deploy/local/build-ferretdb.sh). A socket timeout turns such a hang into a failure.
+    const client = new MongoClient(testMongoUri("stores_bulk_update"), { socketTimeoutMS: 60_000 });
+    try {
+      await client.connect();
+      const records = client.db().collection<{ _id: string; version: number }>("records");
+      await records.deleteMany({});
+      const ids = Array.from({ length: 250 }, (_, i) => `record-${i}`);
+      await records.insertMany(ids.map((_id) => ({ _id, version: 1 })));
+      const result = await records.bulkWrite(
+        ids.map((_id) => ({ replaceOne: { filter: { _id }, replacement: { version: 2 }, upsert: true } })),
+        { ordered: false },
+      );
+      expect(result.matchedCount).toBe(250);
+      expect(await records.countDocuments({ version: 2 })).toBe(250);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("redis-server runs Lua scripts atomically", async () => {
     const client = createClient({ url: testRedisUrl() });
     await client.connect();

@@ -78,7 +78,8 @@ export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
   event_stamps: [{ key: { version: 1 }, name: "version" }],
 };
 
-// FerretDB v1 stalls on one bulkWrite replacing ~100 existing documents; small batches stay fast.
+// FerretDB 1.24 hung on one update command of more than ~99 matching statements (fixed in our local
+// build, deploy/local/build-ferretdb.sh; a stock FerretDB still has it): small batches are safe anywhere.
 const WRITE_BATCH = 25;
 /** Stamps documents are a few hundred bytes: far more fit one call. */
 const STAMPS_WRITE_BATCH = 500;
