@@ -13,9 +13,17 @@ export interface EventStamps {
   bookmakers: Record<string, number>;
 }
 
+/**
+ * Every "lastUpdatedAtMs" member of a JSON text. Inside a JSON string every quote is escaped, so
+ * `{"` and `,"` only ever open a member name: no string value can match.
+ */
+const OBSERVATION_TIME_MEMBER = /([{,]"lastUpdatedAtMs":)-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
 /** A hash of everything the event carries except its observation times. */
 export function contentFingerprint(event: EventState): string {
-  const json = JSON.stringify(event, (key, value: unknown) => (key === "lastUpdatedAtMs" ? 0 : value));
+  // A plain stringify, then the times blanked: a replacer function made V8 call back into
+  // JavaScript for each of an event's ~10,000 members.
+  const json = JSON.stringify(event).replace(OBSERVATION_TIME_MEMBER, "$10");
   return createHash("sha256").update(json).digest("base64url");
 }
 

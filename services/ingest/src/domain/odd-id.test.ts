@@ -31,6 +31,31 @@ describe("oddID grammar", () => {
     expect(toStatEntityID("NICK_DAICOS_1_AFL")).toBe("NICK_DAICOS_1_AFL");
   });
 
+  test("clean tokens take a shortcut that answers what the full rewrite answers", () => {
+    const rewrite = (token: string) =>
+      token
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "_")
+        .replace(/^_|_$/g, "");
+    for (const token of [
+      "ML3WAY",
+      "points",
+      "NICK_DAICOS_1_AFL",
+      "a__b",
+      "_home",
+      "away_",
+      "1Q",
+      " Both Teams-To Score ",
+      "over/under",
+      "Ünder",
+      "",
+      "_",
+    ]) {
+      expect(toToken(token)).toBe(rewrite(token));
+    }
+  });
+
   test.each([
     ["points-home-game-ml"],
     ["points-home-game-ml-home-x"],

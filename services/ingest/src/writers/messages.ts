@@ -10,8 +10,12 @@ import type {
 } from "../domain/model";
 import type { EventStamps } from "../domain/observation-stamps";
 
-const mapValues = <T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
+/** A record's values mapped, keys in their order (a loop: entries arrays per side and price cost a cycle seconds). */
+function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
+  const mapped: Record<string, U> = {};
+  for (const key of Object.keys(record)) mapped[key] = map(record[key] as T);
+  return mapped;
+}
 
 function bookmakerOdds(price: BookmakerPrice): events.BookmakerOdds {
   return {

@@ -81,17 +81,18 @@ function collectPrices(books: Map<string, ChosenBook>): BookPrices {
         ...lineFields(betTypeID, quote.line),
       };
       if (quote.mainLine) {
-        const list = prices.mainQuotes.get(quote.oddID) ?? [];
-        list.push({ bookmakerID, decimal: quote.decimal, line: quote.line, available: quote.available });
-        prices.mainQuotes.set(quote.oddID, list);
-        const byBookmaker = prices.mainPrices.get(quote.oddID) ?? {};
-        byBookmaker[bookmakerID] = price;
-        prices.mainPrices.set(quote.oddID, byBookmaker);
+        const side = { bookmakerID, decimal: quote.decimal, line: quote.line, available: quote.available };
+        const list = prices.mainQuotes.get(quote.oddID);
+        if (list) list.push(side);
+        else prices.mainQuotes.set(quote.oddID, [side]);
+        const byBookmaker = prices.mainPrices.get(quote.oddID);
+        if (byBookmaker) byBookmaker[bookmakerID] = price;
+        else prices.mainPrices.set(quote.oddID, { [bookmakerID]: price });
       } else if (quote.line !== undefined) {
-        const lines = prices.altLines.get(quote.oddID) ?? {};
-        const key = formatLine(quote.line, betTypeID === "sp");
-        lines[key] = { ...lines[key], [bookmakerID]: price };
-        prices.altLines.set(quote.oddID, lines);
+        let lines = prices.altLines.get(quote.oddID);
+        if (!lines) prices.altLines.set(quote.oddID, (lines = {}));
+        // Filled in place: copying the line's record for each bookmaker cost O(books²) objects a line.
+        (lines[formatLine(quote.line, betTypeID === "sp")] ??= {})[bookmakerID] = price;
       }
     }
   }

@@ -1,13 +1,29 @@
 // Deterministic randomness: every value is a pure function of the seed and its keys, so the
 // feed at a given instant is the same on every run and every restart.
 
-/** 32-bit FNV-1a of a string, finalised with murmur3's mixer. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+
+/**
+ * The FNV-1a state after `text`, continuing from `state`: hash32(a + b) is
+ * hash32From(fnvState(a), b), so a key's shared prefix is hashed once for many keys.
+ */
+export function fnvState(text: string, state = FNV_OFFSET): number {
+  let h = state;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h;
+}
+
+/** 32-bit FNV-1a of a string, finalised with murmur3's mixer. */
+export function hash32(text: string): number {
+  return hash32From(FNV_OFFSET, text);
+}
+
+/** hash32 of (the text that led to `state`) + `text`. */
+export function hash32From(state: number, text: string): number {
+  let h = fnvState(text, state);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -7,7 +7,7 @@ import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } f
 import { LEAGUES, SPORTS, type FixtureLeague } from "./fixtures";
 import { endMs, matchStateAt, playerIDIn, type MatchPhase } from "./match";
 import { marketModels, type MarketGroup, type MarketModel, type SideProbability } from "./markets";
-import { hash32, unit, unitOf } from "./random";
+import { fnvState, hash32, hash32From, unit, unitOf } from "./random";
 import { eventsBetween, slug, teamID, type ScheduledEvent } from "./schedule";
 
 const MINUTE_MS = 60_000;
@@ -196,9 +196,11 @@ export class SimulatedSource implements FeedSource {
         jerseyNumber: player.jerseyNumber,
       };
     });
+    // Every book of the event prices the same market models at a move instant: built once for all of them.
+    const models = new EventModels(seed, event, detail !== "full");
     const books = this.books
       .filter((b) => !b.skipsLeagues.includes(league.leagueID))
-      .map((b) => this.feedBook(b, event, atMs - this.config.lagSeconds * 1000, detail));
+      .map((b) => this.feedBook(b, event, atMs - this.config.lagSeconds * 1000, detail, models));
     return {
       eventID: event.eventID,
       type: "match",
@@ -218,7 +220,13 @@ export class SimulatedSource implements FeedSource {
     };
   }
 
-  private feedBook(book: BookmakerProfile, event: ScheduledEvent, atMs: number, detail: SnapshotDetail): FeedBook {
+  private feedBook(
+    book: BookmakerProfile,
+    event: ScheduledEvent,
+    atMs: number,
+    detail: SnapshotDetail,
+    models: EventModels,
+  ): FeedBook {
     const eventNumber = 9_000_000 + (hash32(`${book.bookmakerID}|${event.eventID}`) % 999_999);
     const sportPath = SPORT_PATHS[event.league.sportID];
     const eventUrl = `${book.site}/${sportPath}/${event.league.prefix}/${slug(event.home.medium).replace(/_/g, "-")}-v-${slug(event.away.medium).replace(/_/g, "-")}-${eventNumber}`;
@@ -231,7 +239,7 @@ export class SimulatedSource implements FeedSource {
       eventName,
       eventUrl,
       betslip: book.betslip,
-      quotes: this.quotes(book, event, atMs, detail, eventUrl),
+      quotes: this.quotes(book, event, atMs, detail, eventUrl, models),
     };
   }
 
@@ -241,38 +249,44 @@ export class SimulatedSource implements FeedSource {
     atMs: number,
     detail: SnapshotDetail,
     eventUrl: string,
+    models: EventModels,
   ): FeedQuote[] {
     const seed = this.config.seed;
     const phase = matchStateAt(seed, event, atMs).phase;
     if (phase !== "scheduled" && phase !== "delayed" && phase !== "live") return [];
     const quotes: FeedQuote[] = [];
-    const mainOnly = detail !== "full";
-    const modelsAt = new Map<number, Map<string, MarketModel>>();
-    const modelsFor = (instantMs: number) => {
-      let models = modelsAt.get(instantMs);
-      if (!models) {
-        models = new Map(marketModels(seed, event, instantMs, mainOnly).map((m) => [m.key, m]));
-        modelsAt.set(instantMs, models);
-      }
-      return models;
-    };
     const moves = new Map<MarketGroup, number>();
-    for (const market of modelsFor(atMs).values()) {
+    const deeplinkPrefix = `${eventUrl}?${book.deeplinkParam}=`;
+    // selectionID = hash32(book|event|market|side|line): the prefix is hashed once per book and market.
+    const bookSelection = fnvState(`${book.bookmakerID}|${event.eventID}|`);
+    for (const market of models.at(atMs).values()) {
       if (!this.offers(book, event, market, atMs, phase, detail)) continue;
       let moveMs = moves.get(market.group);
       if (moveMs === undefined) {
         moveMs = this.lastMoveMs(book, event, market.group, atMs, phase);
         moves.set(market.group, moveMs);
       }
-      const priced = modelsFor(moveMs).get(market.key) ?? market;
+      const priced = models.at(moveMs).get(market.key) ?? market;
       const suspended =
         unit(seed, "suspend", book.bookmakerID, event.eventID, market.group, Math.floor(atMs / SLOT_MS)) <
         (phase === "live" ? 0.08 : 0.01);
+      const marketSelection = fnvState(`${market.key}|`, bookSelection);
+      // A side's bias and stake do not depend on the line: drawn once per side for all of the market's lines.
+      const biases = new Map<string, number>();
+      const biasOf = (side: string) => {
+        let bias = biases.get(side);
+        if (bias === undefined) {
+          bias = unit(seed, "bias", book.bookmakerID, event.eventID, market.key, side, moveMs);
+          biases.set(side, bias);
+        }
+        return bias;
+      };
+      const stakes = new Map<string, number>();
       const lines = this.linesFor(book, event, priced, moveMs, detail);
       for (const { line, mainLine } of lines) {
-        const sides = this.priceSides(book, event, priced, line, moveMs);
+        const sides = this.priceSides(book, priced, line, biasOf);
         for (const side of sides) {
-          const selectionID = hash32(`${book.bookmakerID}|${event.eventID}|${market.key}|${side.side}|${line ?? ""}`);
+          const selectionID = hash32From(marketSelection, `${side.side}|${line ?? ""}`);
           const quote: FeedQuote = {
             stat: market.stat,
             entity: side.entity,
@@ -283,11 +297,18 @@ export class SimulatedSource implements FeedSource {
             line: side.line,
             mainLine,
             suspended,
-            deeplink: `${eventUrl}?${book.deeplinkParam}=${selectionID}`,
+            deeplink: deeplinkPrefix + selectionID,
           };
           if (book.kind === "exchange")
             quote.layDecimal = layPrice(side.decimal, 1 + (hash32(`${selectionID}|${moveMs}`) % 2));
-          if (book.publishesLimits) quote.maxStake = this.maxStake(book, event, market, side.side, atMs);
+          if (book.publishesLimits) {
+            let stake = stakes.get(side.side);
+            if (stake === undefined) {
+              stake = this.maxStake(book, event, market, side.side, atMs);
+              stakes.set(side.side, stake);
+            }
+            quote.maxStake = stake;
+          }
           quotes.push(quote);
         }
       }
@@ -374,20 +395,18 @@ export class SimulatedSource implements FeedSource {
     return lines;
   }
 
+  /** `biasDraw(side)`: the book's uniform draw for that side at the move (shading it by up to its noise). */
   private priceSides(
     book: BookmakerProfile,
-    event: ScheduledEvent,
     market: MarketModel,
     line: number | undefined,
-    moveMs: number,
+    biasDraw: (side: string) => number,
   ): Array<SideProbability & { decimal: number }> {
     const sides = market.sides(line);
     const noise = book.kind === "corporate" ? 0.12 : book.kind === "sharp" ? 0.04 : 0.03;
     const shaded = sides.map((side) => {
       const p = Math.min(0.995, Math.max(0.005, side.probability));
-      const bias =
-        (unit(this.config.seed, "bias", book.bookmakerID, event.eventID, market.key, side.side, moveMs) * 2 - 1) *
-        noise;
+      const bias = (biasDraw(side.side) * 2 - 1) * noise;
       return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + bias)));
     });
     const sum = shaded.reduce((a, b) => a + b, 0);
@@ -442,6 +461,26 @@ export function withMargin(probabilities: number[], overround: number): number[]
     exponent = Math.min(1, Math.max(0.2, exponent - excess / slope));
   }
   return probabilities.map((p) => p ** exponent);
+}
+
+/** An event's market models by instant, shared by every book priced on it in one snapshot. */
+class EventModels {
+  private readonly byInstant = new Map<number, Map<string, MarketModel>>();
+
+  constructor(
+    private readonly seed: string,
+    private readonly event: ScheduledEvent,
+    private readonly mainOnly: boolean,
+  ) {}
+
+  at(instantMs: number): Map<string, MarketModel> {
+    let models = this.byInstant.get(instantMs);
+    if (!models) {
+      models = new Map(marketModels(this.seed, this.event, instantMs, this.mainOnly).map((m) => [m.key, m]));
+      this.byInstant.set(instantMs, models);
+    }
+    return models;
+  }
 }
 
 /** The one market a sparse backfill keeps: the 3-way result for soccer, the moneyline elsewhere. */
