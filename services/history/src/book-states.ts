@@ -1,4 +1,5 @@
 import type { TickTier } from "./tick-tier";
+import { HeldQuotes } from "./held-quotes";
 import type { HeldQuote, TickDocument } from "./ticks";
 
 /** The quotes one bookmaker holds open on one event through one source, as of its last snapshot. */
@@ -8,7 +9,7 @@ export interface BookState {
   bookmakerID: string;
   sourceID: string;
   observedAtMs: number;
-  quotes: Map<string, HeldQuote>;
+  quotes: HeldQuotes;
 }
 
 export function bookKeyOf(eventID: string, bookmakerID: string, sourceID: string): string {
@@ -70,25 +71,25 @@ export class BookStateStore {
 
 /** Folds an event's ticks, oldest first, into the quotes each book holds. */
 export function booksFromTicks(ticks: TickDocument[]): Map<string, BookState> {
-  const books = new Map<string, BookState>();
+  const folded = new Map<string, { book: Omit<BookState, "quotes">; quotes: Map<string, HeldQuote> }>();
   const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
   for (const tick of ordered) {
     const key = bookKeyOf(tick.eventID, tick.bookmakerID, tick.sourceID);
-    let book = books.get(key);
-    if (!book) {
-      book = {
+    let entry = folded.get(key);
+    if (!entry) {
+      const book = {
         key,
         eventID: tick.eventID,
         bookmakerID: tick.bookmakerID,
         sourceID: tick.sourceID,
         observedAtMs: 0,
-        quotes: new Map(),
       };
-      books.set(key, book);
+      entry = { book, quotes: new Map() };
+      folded.set(key, entry);
     }
-    book.observedAtMs = Math.max(book.observedAtMs, tick.changedAt.getTime());
+    entry.book.observedAtMs = Math.max(entry.book.observedAtMs, tick.changedAt.getTime());
     if (tick.kind === "close" || tick.decimalOdds === null || tick.decimalOdds === undefined) {
-      book.quotes.delete(tick.oddID);
+      entry.quotes.delete(tick.oddID);
       continue;
     }
     const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds };
@@ -96,7 +97,9 @@ export function booksFromTicks(ticks: TickDocument[]): Map<string, BookState> {
     if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
     if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
     if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
-    book.quotes.set(tick.oddID, held);
+    entry.quotes.set(tick.oddID, held);
   }
+  const books = new Map<string, BookState>();
+  for (const [key, { book, quotes }] of folded) books.set(key, { ...book, quotes: HeldQuotes.of(quotes.values()) });
   return books;
 }

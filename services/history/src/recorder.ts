@@ -1,6 +1,7 @@
 import { inSpan, WriteQueue } from "@odds/platform";
 import { bookKeyOf, type BookState, type BookStateStore } from "./book-states";
 import type { EventRef, EventRefStore } from "./event-refs";
+import { HeldQuotes } from "./held-quotes";
 import { ticksRecorded } from "./metrics";
 import type { TickTier } from "./tick-tier";
 import { CAPTURE_START_MS, diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
@@ -44,7 +45,7 @@ export class QuoteRecorder {
       const key = bookKeyOf(snapshot.eventID, snapshot.bookmakerID, snapshot.sourceID);
       const held = next.get(key) ?? this.books.get(snapshot.eventID, key);
       if (held && snapshot.observedAtMs < held.observedAtMs) continue;
-      const diff = diffSnapshot(held?.quotes ?? new Map(), snapshot);
+      const diff = diffSnapshot(held?.quotes ?? HeldQuotes.EMPTY, snapshot);
       ticks.push(...diff.ticks);
       next.set(key, {
         key,

@@ -1,3 +1,4 @@
+import { HeldQuotes } from "./held-quotes";
 import { appendToBucket, bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
 import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
 
@@ -15,7 +16,7 @@ function ticksAt(observedAtMs: number, bookmakerID = "sportsbet", sourceID = "fe
       { oddID: "points-away-game-ml-away", decimalOdds: 2.05, available: true, line: 3.5, isMainLine: true },
     ],
   };
-  return diffSnapshot(new Map(), snapshot).ticks;
+  return diffSnapshot(HeldQuotes.EMPTY, snapshot).ticks;
 }
 
 describe("hour buckets", () => {

@@ -1,4 +1,5 @@
 import { booksFromTicks } from "./book-states";
+import { HeldQuotes } from "./held-quotes";
 import { diffSnapshot, tickId, tickKindFor, type BookSnapshot, type HeldQuote } from "./ticks";
 
 const held: HeldQuote = {
@@ -50,7 +51,7 @@ describe("diffSnapshot", () => {
   });
 
   it("closes held quotes missing from the snapshot and keeps only open quotes held", () => {
-    const before = new Map([[held.oddID, held]]);
+    const before = HeldQuotes.of([held]);
     const diff = diffSnapshot(
       before,
       snapshot(1_000, [{ oddID: "points-home-game-ml-home", decimalOdds: 2, available: true }]),
@@ -59,12 +60,12 @@ describe("diffSnapshot", () => {
       ["points-home-game-ml-home", "open"],
       [held.oddID, "close"],
     ]);
-    expect([...diff.held.keys()]).toEqual(["points-home-game-ml-home"]);
+    expect([...diff.held].map((quote) => quote.oddID)).toEqual(["points-home-game-ml-home"]);
   });
 
   it("gives the same tick the same id on a replay", () => {
-    const first = diffSnapshot(new Map(), snapshot(1_000, [observed()]));
-    const again = diffSnapshot(new Map(), snapshot(1_000, [observed()]));
+    const first = diffSnapshot(HeldQuotes.EMPTY, snapshot(1_000, [observed()]));
+    const again = diffSnapshot(HeldQuotes.EMPTY, snapshot(1_000, [observed()]));
     expect(again.ticks.map((tick) => tick._id)).toEqual(first.ticks.map((tick) => tick._id));
     expect(first.ticks[0]!._id).toBe(
       tickId({ eventID: "E", bookmakerID: "sportsbet", sourceID: "feed", observedAtMs: 1_000 }, held.oddID, "open"),
@@ -73,7 +74,7 @@ describe("diffSnapshot", () => {
 
   it("is undone by folding its ticks: the books rebuilt from the tick log hold what the diff holds", () => {
     const opened = diffSnapshot(
-      new Map(),
+      HeldQuotes.EMPTY,
       snapshot(1_000, [observed(), { oddID: "x-home-game-ml-home", decimalOdds: 3, available: true }]),
     );
     const moved = diffSnapshot(opened.held, snapshot(2_000, [observed({ decimalOdds: 1.8, maxStake: 100 })]));

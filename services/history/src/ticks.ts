@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { objects } from "@odds/proto";
+import { HeldQuotes } from "./held-quotes";
 import { americanOdds, isOfferablePrice } from "./prices";
 
 /** Capture began on this day; no tick exists before it. */
@@ -137,34 +138,24 @@ export function buildTick(
  * returns the ticks it records and the quotes held afterwards. A held quote missing from
  * the snapshot was withdrawn and closes.
  */
-export function diffSnapshot(
-  held: ReadonlyMap<string, HeldQuote>,
-  snapshot: BookSnapshot,
-): { ticks: TickDocument[]; held: Map<string, HeldQuote> } {
-  const next = new Map<string, HeldQuote>();
+export function diffSnapshot(held: HeldQuotes, snapshot: BookSnapshot): { ticks: TickDocument[]; held: HeldQuotes } {
+  const positions = held.positions();
+  const next: HeldQuote[] = [];
   const ticks: TickDocument[] = [];
   const seen = new Set<string>();
   for (const observed of snapshot.quotes) {
     if (seen.has(observed.oddID)) continue;
     seen.add(observed.oddID);
-    const previous = held.get(observed.oddID);
+    const position = positions.get(observed.oddID);
+    const previous = position === undefined ? undefined : held.at(position);
     const kind = tickKindFor(previous, observed);
     if (kind) ticks.push(buildTick(snapshot, kind, previous, observed));
-    if (kind !== "close" && (previous || kind === "open")) next.set(observed.oddID, heldQuoteOf(observed));
+    if (kind !== "close" && (previous || kind === "open")) next.push(observed);
   }
-  for (const [oddID, previous] of held) {
-    if (!seen.has(oddID)) ticks.push(buildTick(snapshot, "close", previous, undefined));
+  for (const [oddID, position] of positions) {
+    if (!seen.has(oddID)) ticks.push(buildTick(snapshot, "close", held.at(position), undefined));
   }
-  return { ticks, held: next };
-}
-
-function heldQuoteOf(quote: ObservedQuote): HeldQuote {
-  const held: HeldQuote = { oddID: quote.oddID, decimalOdds: quote.decimalOdds };
-  if (quote.line !== undefined) held.line = quote.line;
-  if (quote.isMainLine !== undefined) held.isMainLine = quote.isMainLine;
-  if (quote.layOdds !== undefined) held.layOdds = quote.layOdds;
-  if (quote.maxStake !== undefined) held.maxStake = quote.maxStake;
-  return held;
+  return { ticks, held: HeldQuotes.of(next) };
 }
 
 /** The contract's OddsHistoryTick as UTF-8 JSON (every nullable field present; stores may drop nulls). */

@@ -3,6 +3,7 @@ import { testMongoUri } from "@odds/local";
 import type { history } from "@odds/proto";
 import { READ_CAP_PER_TIER } from "../src/reader";
 import { ARCHIVE_DOWN_NOTICE } from "../src/tier-merge";
+import { HeldQuotes } from "../src/held-quotes";
 import { diffSnapshot, type TickDocument } from "../src/ticks";
 import {
   daysAgo,
@@ -129,7 +130,7 @@ describe.each(TICK_LAYOUTS)(
 
       // A tick of a new bookmaker lands in the first copied bucket before the archiver deletes it.
       const hour = Date.parse(`${copied[0]!._id.slice(-13)}:00:00Z`);
-      const late = diffSnapshot(new Map(), {
+      const late = diffSnapshot(HeldQuotes.EMPTY, {
         eventID: event.eventId,
         bookmakerID: "late-book",
         sourceID: "feed-a",
@@ -272,7 +273,7 @@ describe("history tiers: the per-tier read cap", () => {
       // 50,000 home-market moves stored directly (one minute apart), then the away market opens.
       const start = daysAgo(40);
       const ticks: TickDocument[] = [];
-      let held = new Map();
+      let held = HeldQuotes.EMPTY;
       for (let i = 0; i <= READ_CAP_PER_TIER; i += 1) {
         const quotes = [quote(ML_HOME, i % 2 === 0 ? 1.9 : 1.8)];
         if (i === READ_CAP_PER_TIER) quotes.push(quote(ML_AWAY, 2.2));

@@ -5,7 +5,7 @@ import { catalogue, events, history } from "@odds/proto";
 import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
 import pino from "pino";
 import { backfillCycleId, backfillFinished, runBackfill } from "../src/backfill";
-import { DEFAULT_BATCH_LIMITS } from "../src/cycle-runner";
+import { BACKFILL_BATCH_LIMITS, DEFAULT_BATCH_LIMITS } from "../src/cycle-runner";
 import { CycleRunner } from "../src/cycle-runner";
 import { contentFingerprint } from "../src/domain/observation-stamps";
 import type { FeedSource } from "../src/sources/feed-source";
@@ -417,7 +417,7 @@ describe("first start", () => {
 
   afterAll(() => stop());
 
-  test("sends the first live cycle's quotes in the backfill's history call and its events under the backfill's id", async () => {
+  test("sends the first live cycle's quotes in the backfill's history calls and its events under the backfill's id", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
     const from = new Date(AT.getTime() - 3 * 86_400_000);
@@ -426,9 +426,18 @@ describe("first start", () => {
       { from, now: AT, firstCycleAt: AT },
     );
     expect(report.firstCycleWritten).toBe(true);
-    expect(services.recordQuotes).toHaveLength(1);
+    // As many calls as the backfill's limits make, together carrying every snapshot of the live cycle.
+    const calls = services.recordQuotes;
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect(call.snapshots.length).toBeLessThanOrEqual(2 * BACKFILL_BATCH_LIMITS.snapshotsPerCall);
+      expect(call.snapshots.reduce((n, s) => n + s.quotes.length, 0)).toBeLessThanOrEqual(
+        2 * BACKFILL_BATCH_LIMITS.quotesPerCall,
+      );
+    }
     const live = (await runner.buildCycle(AT)).observations.length;
-    expect(services.recordQuotes[0]?.snapshots.filter((s) => s.observedAtMs === AT.getTime()).length).toBe(live);
+    const sentLive = calls.flatMap((call) => call.snapshots).filter((s) => s.observedAtMs === AT.getTime());
+    expect(sentLive.length).toBe(live);
     const sent = services.applyCycle.flatMap((r) => r.events);
     expect(sent.some((e) => e.status?.finalized)).toBe(true);
     expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
