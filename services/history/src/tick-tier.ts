@@ -45,8 +45,9 @@ export interface SeriesSource {
  * (`buckets_<eventID>`), for FerretDB/SQLite: FerretDB 1.24 reads by its `_id` index only (locally
  * also for an `_id` among other conditions: deploy/local/build-ferretdb.sh); any other query, such as
  * a window's hours or an archiver's day, reads every row of its collection, and a collection per
- * event bounds that to one event's buckets. `shared`: one `tickBuckets` collection with (eventID, hour) and (eventID, day) indexes, for
- * MongoDB proper, where tens of thousands of collections cost more than an indexed equality.
+ * event bounds that to one event's buckets. `shared`: one `tickBuckets` collection with (eventID,
+ * hour) and (eventID, day) indexes, for MongoDB proper, where tens of thousands of collections cost
+ * more than an indexed equality.
  */
 export type TickLayout = "per-event" | "shared";
 export const TICK_LAYOUTS: readonly TickLayout[] = ["per-event", "shared"];
