@@ -64,12 +64,15 @@ export const marketsQuery = z.object({
  * A `/markets/` page asking for more than this many markets is heavy (10,000 markets are 4.7 MB at
  * full scale): at most HEAVY_MARKET_PAGES.slots are fetched at once, HEAVY_MARKET_PAGES.queue more
  * wait, the rest are told to retry (see HeavyPages). Answers served from the answer cache never wait.
+ * Heavy pages travel on connections of their own, so a small read's answer (teams, sports) never
+ * queues behind megabytes of theirs on the wire.
  */
 const HEAVY_MARKET_PAGE = 1_000;
 const HEAVY_MARKET_PAGES = { slots: 4, queue: 28 } as const;
 
 export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
   const gateway = new CatalogueGateway(clients.catalogue);
+  const heavyGateway = new CatalogueGateway(clients.catalogueHeavy);
   const heavyMarketPages = new HeavyPages(
     HEAVY_MARKET_PAGES.slots,
     HEAVY_MARKET_PAGES.queue,
@@ -195,8 +198,11 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
           limit: params.limit,
           cursor: params.cursor ?? "",
         });
-        const load = () => gateway.listMarkets(request);
-        return fromJsonPage(await (params.limit > HEAVY_MARKET_PAGE ? heavyMarketPages.run(load) : load()));
+        const page =
+          params.limit > HEAVY_MARKET_PAGE
+            ? await heavyMarketPages.run(() => heavyGateway.listMarkets(request))
+            : await gateway.listMarkets(request);
+        return fromJsonPage(page);
       },
     }),
   ] as RouteDefinition[];

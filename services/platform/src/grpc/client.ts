@@ -64,7 +64,15 @@ type ClientConstructor<C extends Client> = {
 export function createGrpcClient<C extends Client>(
   Ctor: ClientConstructor<C>,
   address: string,
-  options: { defaultDeadlineMs: number; retryUnavailable?: boolean },
+  options: {
+    defaultDeadlineMs: number;
+    retryUnavailable?: boolean;
+    /**
+     * Its own connections rather than those shared by every client of the same address: calls that
+     * answer megabytes get them, so a small call's answer never waits behind theirs on one connection.
+     */
+    ownConnections?: boolean;
+  },
 ): C {
   const serviceConfig = {
     loadBalancingConfig: [{ round_robin: {} }],
@@ -77,6 +85,7 @@ export function createGrpcClient<C extends Client>(
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
     "grpc-node.flow_control_window": FLOW_CONTROL_WINDOW_BYTES,
+    ...(options.ownConnections ? { "grpc.use_local_subchannel_pool": 1 } : {}),
     "grpc.keepalive_time_ms": KEEPALIVE_MS.time,
     "grpc.keepalive_timeout_ms": KEEPALIVE_MS.timeout,
     // An idle channel's dead connection is found too, before a call is sent on it.
