@@ -41,6 +41,8 @@ const VIEWS: Partial<catalogue.ListMarketsRequest>[] = [
   { caller: callers.everything, bookmakerIds: ["tab"] },
   { caller: callers.nrlOnly, bookmakerIds: ["neds"], isSupported: false },
   { caller: callers.everything, isProp: true, propType: "player_prop", leagueIds: ["EPL"] },
+  // A filter naming an empty league matches nothing: it must not share the unfiltered view.
+  { caller: callers.everything, leagueIds: [""], isSupported: false },
 ];
 
 /** The markets' JSON as the service sends them, one per line. */

@@ -30,7 +30,7 @@ export interface MarketViewQuery {
   leagueIDs: readonly string[];
 }
 
-/** Default memory bound of the kept markets: a full view at full scale is about 15 MB (see README). */
+/** Default memory bound of the kept markets: a whole view at full scale is about 6 MB (see README). */
 export const DEFAULT_MARKET_VIEW_BYTES = 64 * 1024 * 1024;
 
 /** Rough heap cost of an entry beyond its JSON bytes (the Map slot, the entry and its arrays). */
@@ -103,14 +103,14 @@ export class MarketViews {
 }
 
 function viewKey(scope: PlanScope, query: MarketViewQuery): string {
-  const list = (ids: Iterable<string> | null) => (ids === null ? "*" : [...new Set(ids)].sort(compareIDs).join(","));
-  return [
+  const list = (ids: Iterable<string> | null) => (ids === null ? null : [...new Set(ids)].sort(compareIDs));
+  return JSON.stringify([
     list(scope.sportIDs),
     list(scope.leagueIDs),
     list(scope.bookmakerIDs),
     list(query.sportIDs),
     list(query.leagueIDs),
-  ].join("|");
+  ]);
 }
 
 function renderMarket(
