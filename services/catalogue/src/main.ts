@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.CATALOGUE_MONGODB_URI, { appName: "catalogue", logger });
   const service = await PersistedCatalogue.open(new CatalogueStore(mongo.db), logger, {
     eventTtlMs: config.CATALOGUE_EVENT_TTL_MS,
+    marketViewBytes: config.CATALOGUE_MARKET_VIEW_BYTES,
   });
   const refresh = setInterval(() => {
     service.refreshIfBehind().catch((err: unknown) => logger.warn({ err }, "catalogue refresh failed"));

@@ -1,6 +1,7 @@
 import { inSpan, WriteQueue } from "@odds/platform";
 import type { Logger } from "pino";
 import { Catalogue, countChanges, type CatalogueChanges, type CatalogueCycle } from "./domain/catalogue";
+import { DEFAULT_MARKET_VIEW_BYTES } from "./domain/market-views";
 import { CatalogueReads } from "./domain/reads";
 import { appliedRecords, applyDuration, reloads } from "./metrics";
 import type { CatalogueStore } from "./store";
@@ -8,6 +9,8 @@ import type { CatalogueStore } from "./store";
 export interface PersistedCatalogueOptions {
   /** An active event no cycle has carried for this long is treated as dropped out. */
   eventTtlMs: number;
+  /** Memory bound of the markets kept rendered for reads; DEFAULT_MARKET_VIEW_BYTES when omitted. */
+  marketViewBytes?: number;
   now?: () => number;
 }
 
@@ -17,7 +20,7 @@ export interface PersistedCatalogueOptions {
  * revision moves on (`refreshIfBehind`, polled by main).
  */
 export class PersistedCatalogue {
-  readonly reads = new CatalogueReads(() => this.catalogue);
+  readonly reads: CatalogueReads;
   private readonly writes = new WriteQueue();
 
   private constructor(
@@ -26,7 +29,9 @@ export class PersistedCatalogue {
     private readonly options: PersistedCatalogueOptions,
     private catalogue: Catalogue,
     private revision: number,
-  ) {}
+  ) {
+    this.reads = new CatalogueReads(() => this.catalogue, options.marketViewBytes ?? DEFAULT_MARKET_VIEW_BYTES);
+  }
 
   static async open(
     store: CatalogueStore,

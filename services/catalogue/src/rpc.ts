@@ -77,7 +77,10 @@ export function catalogueRpc(
         limit: req.limit,
         cursor: req.cursor,
       };
-      return jsonPage(isV1(req) ? v1Markets(reads, scope, query) : reads.markets(scope, query));
+      if (isV1(req)) return jsonPage(v1Markets(reads, scope, query));
+      const page = reads.markets(scope, query);
+      // Markets are kept rendered: their bytes go out as they are.
+      return { items: page.items.map((market) => market.json), nextCursor: page.nextCursor, notice: "" };
     }),
     applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequest) => {
       await service.apply(toCycle(req), req.cycleId);

@@ -42,13 +42,16 @@ const REQUESTS: Record<ListMethod, { fromPartial(request: object): unknown }> = 
   listMarkets: catalogue.ListMarketsRequest,
 };
 
-export async function startCatalogue(options: { uri?: string; eventTtlMs?: number } = {}): Promise<CatalogueHarness> {
+export async function startCatalogue(
+  options: { uri?: string; eventTtlMs?: number; marketViewBytes?: number } = {},
+): Promise<CatalogueHarness> {
   const uri = options.uri ?? testMongoUri("catalogue");
   const mongo = await connectMongo(uri, { appName: "catalogue-test", logger });
   const store = new CatalogueStore(mongo.db);
   const clock = { now: Date.parse("2026-11-01T00:00:00Z") };
   const service = await PersistedCatalogue.open(store, logger, {
     eventTtlMs: options.eventTtlMs ?? 30 * 60_000,
+    ...(options.marketViewBytes !== undefined ? { marketViewBytes: options.marketViewBytes } : {}),
     now: () => clock.now,
   });
   const server = await startGrpcServer({

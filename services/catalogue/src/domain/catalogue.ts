@@ -66,6 +66,8 @@ export class Catalogue {
   /** When each active event was last carried by a cycle (memory only: a restart restarts the clock). */
   private readonly lastSeenAt = new Map<string, number>();
   private readonly sorted = new Map<string, unknown[]>();
+  /** Moves on with every commit that changes something: what is derived from the records is stale then. */
+  private changeCount = 0;
 
   static fromSnapshot(snapshot: CatalogueSnapshot, now: number): Catalogue {
     const catalogue = new Catalogue();
@@ -167,7 +169,15 @@ export class Catalogue {
       else this.lastSeenAt.delete(event.eventID);
     }
     for (const eventID of carried) if (this.events.get(eventID)?.active) this.lastSeenAt.set(eventID, now);
-    if (countChanges(changes) > 0) this.sorted.clear();
+    if (countChanges(changes) > 0) {
+      this.sorted.clear();
+      this.changeCount++;
+    }
+  }
+
+  /** Changes with every commit that changes a record, an event or a count. */
+  get generation(): number {
+    return this.changeCount;
   }
 
   /** A collection's records ordered by their id, cached until the next commit. */

@@ -1,9 +1,7 @@
 import { CursorCodec, InvalidArgumentError, requestedPageLimit } from "@odds/platform";
 import { filters, objects, pageLimits, planScope } from "@odds/proto";
 import { z } from "zod";
-import type { MarketLeagueActivity } from "./activity";
 import {
-  compareIDs,
   type Catalogue,
   type LeagueRecord,
   type PlayerRecord,
@@ -12,9 +10,10 @@ import {
   type TeamRecord,
 } from "./catalogue";
 import { matchesOddIDFilter, type MarketDefinition } from "./market-definition";
+import { MarketViews, type MarketInView } from "./market-views";
 
 const { matchesFlag, matchesList } = filters;
-const { bookmakerVisible, leagueVisible, sportVisible } = planScope;
+const { leagueVisible, sportVisible } = planScope;
 type PlanScope = planScope.PlanScope;
 const { PAGE_LIMITS } = pageLimits;
 const { PROP_TYPES, STAT_LEVELS } = objects;
@@ -86,7 +85,20 @@ const cursors = {
 
 /** Reads over the in-memory catalogue, filtered by the caller's plan. */
 export class CatalogueReads {
-  constructor(private readonly catalogue: () => Catalogue) {}
+  private readonly marketViews: MarketViews;
+
+  /** `marketViewBytes` bounds the memory of the markets kept rendered (MarketViews). */
+  constructor(
+    private readonly catalogue: () => Catalogue,
+    marketViewBytes: number,
+  ) {
+    this.marketViews = new MarketViews(marketViewBytes);
+  }
+
+  /** Markets rendered since start (MarketViews): a page served from kept markets adds nothing. */
+  get marketsRendered(): number {
+    return this.marketViews.rendered;
+  }
 
   /** The catalogue reads are currently served from. */
   snapshot(): Catalogue {
@@ -183,45 +195,28 @@ export class CatalogueReads {
     return { items, nextCursor: "" };
   }
 
-  markets(scope: PlanScope, query: MarketQuery): ReadPage<objects.Market> {
+  /**
+   * A page of markets as the plan and the sportID/leagueID filters show them. Each market is
+   * rendered once per view and kept ready to serve until the catalogue changes (MarketViews),
+   * so a page costs a lookup per market it passes.
+   */
+  markets(scope: PlanScope, query: MarketQuery): ReadPage<MarketInView> {
     const limit = requestedPageLimit(query.limit, PAGE_LIMITS.markets);
     const propType = marketPropType(query.propType);
     const isSupported = query.isSupported ?? true;
     const { cursor, limit: _limit, ...filters } = query;
     const catalogue = this.catalogue();
     const wantedBookmakers = new Set(query.bookmakerIDs);
+    const inView = this.marketViews.lookup(catalogue, scope, query);
 
-    const render = (market: MarketDefinition): objects.Market | undefined => {
-      const support: Record<string, Record<string, true>> = {};
-      const bookmakers = new Set<string>();
-      let activeEvents = 0;
-      let inView = false;
-      for (const activity of catalogue.activity.marketLeagues(market.oddID)) {
-        if (!leagueVisible(scope, activity.leagueID, activity.sportID)) continue;
-        if (!matchesList(query.leagueIDs, activity.leagueID) || !matchesList(query.sportIDs, activity.sportID))
-          continue;
-        inView = true;
-        activeEvents += scope.bookmakerIDs === null ? activity.activeEvents : pricedByVisible(scope, activity);
-        const leagueSupport: Record<string, true> = {};
-        for (const bookmakerID of [...activity.bookmakers.keys()].sort()) {
-          if (!bookmakerVisible(scope, bookmakerID)) continue;
-          leagueSupport[bookmakerID] = true;
-          bookmakers.add(bookmakerID);
-        }
-        if (Object.keys(leagueSupport).length > 0) support[activity.leagueID] = leagueSupport;
-      }
-      if (!inView) return undefined;
-      if (bookmakers.size > 0 !== isSupported) return undefined;
-      if (wantedBookmakers.size > 0 && ![...bookmakers].some((bookmakerID) => wantedBookmakers.has(bookmakerID))) {
+    const select = (market: MarketDefinition): MarketInView | undefined => {
+      const shown = inView(market);
+      if (shown === undefined) return undefined;
+      if (shown.bookmakers.length > 0 !== isSupported) return undefined;
+      if (wantedBookmakers.size > 0 && !shown.bookmakers.some((bookmakerID) => wantedBookmakers.has(bookmakerID))) {
         return undefined;
       }
-      return {
-        ...market,
-        isSupported: bookmakers.size > 0,
-        activeEvents,
-        support: Object.fromEntries(Object.entries(support).sort(([a], [b]) => compareIDs(a, b))),
-        bookmakers: [...bookmakers].sort(),
-      };
+      return shown;
     };
 
     return paginate(
@@ -242,18 +237,9 @@ export class CatalogueReads {
         matchesFlag(query.isProp, market.isProp) &&
         matchesFlag(query.isSubPeriod, market.isSubPeriod) &&
         (propType === undefined || market.propType === propType),
-      render,
+      select,
     );
   }
-}
-
-/** Events on which a bookmaker the plan can see prices the market. */
-function pricedByVisible(scope: PlanScope, activity: MarketLeagueActivity): number {
-  let events = 0;
-  for (const bookmakerIDs of activity.pricedOn.values()) {
-    if (bookmakerIDs.some((bookmakerID) => bookmakerVisible(scope, bookmakerID))) events++;
-  }
-  return events;
 }
 
 function renderTeam(team: TeamRecord): objects.Team {

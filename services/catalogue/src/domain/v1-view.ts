@@ -1,7 +1,8 @@
 import { CursorCodec, requestedPageLimit } from "@odds/platform";
-import { type objects, pageLimits, planScope, v1 } from "@odds/proto";
+import { pageLimits, planScope, v1 } from "@odds/proto";
 import { z } from "zod";
 import type { PlayerRecord } from "./catalogue";
+import type { MarketInView } from "./market-views";
 import type { CatalogueReads, MarketQuery, PlayerQuery, ReadPage, TeamQuery } from "./reads";
 
 const { bookmakerVisible, leagueVisible } = planScope;
@@ -120,14 +121,15 @@ export function v1Markets(reads: CatalogueReads, scope: PlanScope, query: Market
   const limit = requestedPageLimit(query.limit, V1_PAGE_LIMITS.markets);
   const { cursor, limit: _limit, ...filters } = query;
   const after = cursor ? marketCursor.decode(cursor, filters).after : undefined;
-  const groups = new Map<string, objects.Market[]>();
+  const groups = new Map<string, MarketInView[]>();
   let token = "";
   do {
     const page = reads.markets(scope, { ...filters, limit: pageLimits.PAGE_LIMITS.markets.max, cursor: token });
     for (const side of page.items) {
-      const group = groups.get(side.marketGroupID) ?? [];
+      const groupID = side.definition.marketGroupID;
+      const group = groups.get(groupID) ?? [];
       group.push(side);
-      groups.set(side.marketGroupID, group);
+      groups.set(groupID, group);
     }
     token = page.nextCursor;
   } while (token);
@@ -136,14 +138,14 @@ export function v1Markets(reads: CatalogueReads, scope: PlanScope, query: Market
   const served = start < 0 ? [] : ordered.slice(start, start + limit);
   const more = start >= 0 && start + limit < ordered.length;
   return {
-    items: served.map((groupID) => renderMarket(groupID, groups.get(groupID) as objects.Market[])),
+    items: served.map((groupID) => renderMarket(groupID, groups.get(groupID) as MarketInView[])),
     nextCursor: more ? marketCursor.encode(filters, { after: served[served.length - 1] as string }) : "",
   };
 }
 
-function renderMarket(groupID: string, sides: objects.Market[]): v1.V1Market {
-  const first = sides[0] as objects.Market;
-  const union = (lists: string[][]) => [...new Set(lists.flat())].sort();
+function renderMarket(groupID: string, sides: MarketInView[]): v1.V1Market {
+  const first = (sides[0] as MarketInView).definition;
+  const union = (lists: (readonly string[])[]) => [...new Set(lists.flat())].sort();
   return {
     market_id: v1.v1Id("market", groupID),
     name: first.marketGroupName,
@@ -155,8 +157,11 @@ function renderMarket(groupID: string, sides: objects.Market[]): v1.V1Market {
     is_main: first.isMainMarket,
     is_prop: first.isProp,
     prop_type: first.propType ?? null,
-    outcomes: sides.map((side) => ({ outcome_id: v1.v1Id("outcome", side.oddID), side: side.sideID })),
-    leagues: union(sides.map((side) => Object.keys(side.support))),
+    outcomes: sides.map(({ definition }) => ({
+      outcome_id: v1.v1Id("outcome", definition.oddID),
+      side: definition.sideID,
+    })),
+    leagues: union(sides.map((side) => side.supportLeagueIDs)),
     bookmakers: union(sides.map((side) => side.bookmakers)),
     active_events: Math.max(...sides.map((side) => side.activeEvents)),
   };

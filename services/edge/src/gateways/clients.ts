@@ -6,6 +6,8 @@ export interface DownstreamClients {
   events: events.EventsServiceClient;
   history: history.HistoryServiceClient;
   catalogue: catalogue.CatalogueServiceClient;
+  /** The catalogue on connections of its own, for pages of megabytes (see routes/catalogue.ts). */
+  catalogueHeavy: catalogue.CatalogueServiceClient;
   usage: usage.UsageServiceClient;
 }
 
@@ -26,6 +28,10 @@ export function createDownstreamClients(addresses: DownstreamAddresses, deadline
     events: createGrpcClient(events.EventsServiceClient, addresses.events, calls),
     history: createGrpcClient(history.HistoryServiceClient, addresses.history, calls),
     catalogue: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, calls),
+    catalogueHeavy: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, {
+      ...calls,
+      ownConnections: true,
+    }),
     usage: createGrpcClient(usage.UsageServiceClient, addresses.usage, calls),
   };
 }

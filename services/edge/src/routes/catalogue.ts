@@ -2,6 +2,7 @@ import { catalogue, objects, pageLimits } from "@odds/proto";
 import { z } from "zod";
 import { CatalogueGateway } from "../gateways/catalogue";
 import type { DownstreamClients } from "../gateways/clients";
+import { HeavyPages } from "../http/heavy-pages";
 import { booleanFlag, csvList, cursor, pageLimit } from "../http/params";
 import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
 
@@ -59,8 +60,24 @@ export const marketsQuery = z.object({
   cursor: cursor().optional(),
 });
 
+/**
+ * A `/markets/` page asking for more than this many markets is heavy (10,000 markets are 4.7 MB at
+ * full scale): at most HEAVY_MARKET_PAGES.slots are fetched at once, HEAVY_MARKET_PAGES.queue more
+ * wait, the rest are told to retry (see HeavyPages). Answers served from the answer cache never wait.
+ * Heavy pages travel on connections of their own, so a small read's answer (teams, sports) never
+ * queues behind megabytes of theirs on the wire.
+ */
+const HEAVY_MARKET_PAGE = 1_000;
+const HEAVY_MARKET_PAGES = { slots: 4, queue: 28 } as const;
+
 export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
   const gateway = new CatalogueGateway(clients.catalogue);
+  const heavyGateway = new CatalogueGateway(clients.catalogueHeavy);
+  const heavyMarketPages = new HeavyPages(
+    HEAVY_MARKET_PAGES.slots,
+    HEAVY_MARKET_PAGES.queue,
+    `/markets/ pages of more than ${HEAVY_MARKET_PAGE} markets`,
+  );
   return [
     defineRoute({
       path: "/sports/",
@@ -161,30 +178,32 @@ export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
       query: marketsQuery,
       item: objects.market,
       errors: [400, 500],
-      load: async (params, { caller }) =>
-        fromJsonPage(
-          await gateway.listMarkets(
-            catalogue.ListMarketsRequest.create({
-              caller,
-              oddIds: params.oddID ?? [],
-              sportIds: params.sportID ?? [],
-              leagueIds: params.leagueID ?? [],
-              bookmakerIds: params.bookmakerID ?? [],
-              statIds: params.statID ?? [],
-              statEntityIds: params.statEntityID ?? [],
-              periodIds: params.periodID ?? [],
-              betTypeIds: params.betTypeID ?? [],
-              sideIds: params.sideID ?? [],
-              isMainMarket: params.isMainMarket,
-              isProp: params.isProp,
-              isSubPeriod: params.isSubPeriod,
-              propType: params.propType ?? "",
-              isSupported: params.isSupported ?? true,
-              limit: params.limit,
-              cursor: params.cursor ?? "",
-            }),
-          ),
-        ),
+      load: async (params, { caller }) => {
+        const request = catalogue.ListMarketsRequest.create({
+          caller,
+          oddIds: params.oddID ?? [],
+          sportIds: params.sportID ?? [],
+          leagueIds: params.leagueID ?? [],
+          bookmakerIds: params.bookmakerID ?? [],
+          statIds: params.statID ?? [],
+          statEntityIds: params.statEntityID ?? [],
+          periodIds: params.periodID ?? [],
+          betTypeIds: params.betTypeID ?? [],
+          sideIds: params.sideID ?? [],
+          isMainMarket: params.isMainMarket,
+          isProp: params.isProp,
+          isSubPeriod: params.isSubPeriod,
+          propType: params.propType ?? "",
+          isSupported: params.isSupported ?? true,
+          limit: params.limit,
+          cursor: params.cursor ?? "",
+        });
+        const page =
+          params.limit > HEAVY_MARKET_PAGE
+            ? await heavyMarketPages.run(() => heavyGateway.listMarkets(request))
+            : await gateway.listMarkets(request);
+        return fromJsonPage(page);
+      },
     }),
   ] as RouteDefinition[];
 }

@@ -17,6 +17,15 @@ export function deadlineInterceptor(defaultDeadlineMs: number): Interceptor {
     new InterceptingCall(nextCall({ ...options, deadline: options.deadline ?? Date.now() + defaultDeadlineMs }));
 }
 
+/**
+ * HTTP/2 flow-control window of every client channel, per stream and per connection. Node's default
+ * (64 KB for the whole connection) lets a multi-megabyte answer (a 10,000-market page is 4.7 MB) through
+ * 64 KB per round trip, shared by every call on the channel: on a busy machine each round trip waits for
+ * both processes to be scheduled, so 16 concurrent big pages crawled past their deadlines with both
+ * services idle. The receiver holds what the window admits only until it reads it.
+ */
+const FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024;
+
 /** Reconnect backoff of every client channel, from the first retry to its cap. */
 const RECONNECT_BACKOFF_MS = { initial: 250, max: 2_000 } as const;
 
@@ -55,7 +64,15 @@ type ClientConstructor<C extends Client> = {
 export function createGrpcClient<C extends Client>(
   Ctor: ClientConstructor<C>,
   address: string,
-  options: { defaultDeadlineMs: number; retryUnavailable?: boolean },
+  options: {
+    defaultDeadlineMs: number;
+    retryUnavailable?: boolean;
+    /**
+     * Its own connections rather than those shared by every client of the same address: calls that
+     * answer megabytes get them, so a small call's answer never waits behind theirs on one connection.
+     */
+    ownConnections?: boolean;
+  },
 ): C {
   const serviceConfig = {
     loadBalancingConfig: [{ round_robin: {} }],
@@ -67,6 +84,8 @@ export function createGrpcClient<C extends Client>(
     interceptors: [deadlineInterceptor(options.defaultDeadlineMs)],
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    "grpc-node.flow_control_window": FLOW_CONTROL_WINDOW_BYTES,
+    ...(options.ownConnections ? { "grpc.use_local_subchannel_pool": 1 } : {}),
     "grpc.keepalive_time_ms": KEEPALIVE_MS.time,
     "grpc.keepalive_timeout_ms": KEEPALIVE_MS.timeout,
     // An idle channel's dead connection is found too, before a call is sent on it.
