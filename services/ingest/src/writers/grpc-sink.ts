@@ -18,6 +18,9 @@ const TRANSIENT = new Set<number>([
   status.UNKNOWN,
 ]);
 
+/** The write clients' keepalive timeout (see `createGrpcClient`). */
+const SINK_KEEPALIVE_TIMEOUT_MS = 30_000;
+
 export interface GrpcSinkOptions {
   eventsAddr: string;
   historyAddr: string;
@@ -34,7 +37,14 @@ export class GrpcCycleSink implements CycleSink {
   private readonly policy: IPolicy;
 
   constructor(options: GrpcSinkOptions) {
-    const common = { defaultDeadlineMs: options.deadlineMs, retryUnavailable: true };
+    // Ingest holds its event loop for seconds while it builds and encodes a cycle (minutes on a loaded
+    // machine): with the default 5 s keepalive timeout it dropped its own connections with calls in flight
+    // ("Connection dropped"). A vanished peer is still found within 40 s, far inside a write's deadline.
+    const common = {
+      defaultDeadlineMs: options.deadlineMs,
+      retryUnavailable: true,
+      keepaliveTimeoutMs: SINK_KEEPALIVE_TIMEOUT_MS,
+    };
     this.events = createGrpcClient(events.EventsServiceClient, options.eventsAddr, common);
     this.history = createGrpcClient(history.HistoryServiceClient, options.historyAddr, common);
     this.catalogue = createGrpcClient(catalogue.CatalogueServiceClient, options.catalogueAddr, common);

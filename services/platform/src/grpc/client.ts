@@ -72,6 +72,13 @@ export function createGrpcClient<C extends Client>(
      * answer megabytes get them, so a small call's answer never waits behind theirs on one connection.
      */
     ownConnections?: boolean;
+    /**
+     * How long a keepalive ping may go unanswered before the connection is dropped (5 s by default). The
+     * timer runs on this process's event loop and fires before the answer is read once the loop is free
+     * again: a process that holds its loop longer (a bulk writer encoding a cycle's multi-megabyte calls)
+     * drops its own healthy connection and fails every call in flight on it, so such a client allows more.
+     */
+    keepaliveTimeoutMs?: number;
   },
 ): C {
   const serviceConfig = {
@@ -87,7 +94,7 @@ export function createGrpcClient<C extends Client>(
     "grpc-node.flow_control_window": FLOW_CONTROL_WINDOW_BYTES,
     ...(options.ownConnections ? { "grpc.use_local_subchannel_pool": 1 } : {}),
     "grpc.keepalive_time_ms": KEEPALIVE_MS.time,
-    "grpc.keepalive_timeout_ms": KEEPALIVE_MS.timeout,
+    "grpc.keepalive_timeout_ms": options.keepaliveTimeoutMs ?? KEEPALIVE_MS.timeout,
     // An idle channel's dead connection is found too, before a call is sent on it.
     "grpc.keepalive_permit_without_calls": 1,
     // A restarted or replaced server (a crashed process, a rolled pod) is found again within seconds: grpc-js's
