@@ -98,13 +98,13 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       writeAnswer(ctx, await route.load(raw));
       return;
     }
-    const grant = (ctx.state as KeyedState).grant;
+    const { grant, admitted } = ctx.state as KeyedState;
     const paging = paged
       ? new PagedRequest(options.cursors, `/v2${route.path}`, grant.caller, raw as { cursor?: string })
       : undefined;
     const params = paging ? paging.opened() : raw;
     const load = async () => {
-      const loaded = await route.load(params, grant);
+      const loaded = await route.load(params, grant, admitted);
       return paging ? paging.sealed(loaded) : loaded;
     };
     const answers = shared ? options.answers : undefined;

@@ -660,6 +660,19 @@ describe("GET /v2/account/usage", () => {
   it("answers 401 without a key", async () => {
     expect((await request(server).get("/v2/account/usage")).status).toBe(401);
   });
+
+  it("counts each of many concurrent calls exactly, each showing itself counted", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base", { email: "many@example.com" });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => request(server).get("/v2/account/usage").set("x-api-key", fresh)),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(answers.every((res) => res.body.data[0].email === "many@example.com")).toBe(true);
+    // Every call sees the counter as its own admission left it: eight calls, eight distinct counts 1..8.
+    const monthly = answers.map((res) => res.body.data[0].rateLimits["per-month"]["current-requests"]);
+    expect([...monthly].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
 });
 
 describe("system routes", () => {
