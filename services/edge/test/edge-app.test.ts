@@ -876,6 +876,30 @@ describe("cached answers", () => {
     expect(loads).toBe(2);
   });
 
+  it("renews a polled answer in the background before its max age; hits meanwhile get the kept one", async () => {
+    const renewing = app({
+      // Any hit 100 ms after an answer was made renews it; none expires within the test.
+      answers: {
+        cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
+        version: () => "1",
+      },
+    }).callback();
+    const first = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(first.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
+    answering([item({ widgetID: "c" })]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Served at once from the kept answer; its reload runs behind it.
+    const kept = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(kept.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
+    for (let waited = 0; loads < 2 && waited < 5_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(loads).toBe(2);
+    const renewed = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(renewed.body.data).toEqual([{ widgetID: "c" }]);
+    expect(renewed.headers.etag).not.toBe(first.headers.etag);
+  });
+
   it("does not cache failures", async () => {
     behaviour = async () => {
       loads += 1;
