@@ -900,6 +900,16 @@ describe("cached answers", () => {
     expect(renewed.headers.etag).not.toBe(first.headers.etag);
   });
 
+  it("keeps a page of more than half the cache's bound (its encodings are counted at a quarter of it)", async () => {
+    // About 600 KB against a 1 MB bound.
+    answering(Array.from({ length: 60 }, (_, i) => item({ widgetID: `big-${i}`, padding: "x".repeat(10_000) })));
+    const first = await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey);
+    expect(first.body.data).toHaveLength(60);
+    await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey).set("Accept-Encoding", "gzip");
+    await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey);
+    expect(loads).toBe(1);
+  });
+
   it("does not cache failures", async () => {
     behaviour = async () => {
       loads += 1;
