@@ -236,6 +236,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
         "STORE_PROBE_AFTER_MS",
         "ANSWER_CACHE_MAX_BYTES",
         "ANSWER_CACHE_MAX_AGE_MS",
+        "ANSWER_CACHE_REFRESH_AHEAD_MS",
         "FEED_VERSION_POLL_MS",
       ]),
     );

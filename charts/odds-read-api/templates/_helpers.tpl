@@ -161,6 +161,8 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
   value: {{ $s.answerCache.maxBytes | int64 | quote }}
 - name: ANSWER_CACHE_MAX_AGE_MS
   value: {{ $s.answerCache.maxAgeMs | quote }}
+- name: ANSWER_CACHE_REFRESH_AHEAD_MS
+  value: {{ $s.answerCache.refreshAheadMs | quote }}
 - name: FEED_VERSION_POLL_MS
   value: {{ $s.answerCache.feedVersionPollMs | quote }}
 {{- else if ne $c "archiver" }}

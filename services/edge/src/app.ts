@@ -1,6 +1,6 @@
 import Router from "@koa/router";
 import type { HistoryGateway } from "./gateways/history";
-import { redactApiKey, type CursorSeal, type Logger } from "@odds/platform";
+import { accessLogger, redactApiKey, type CursorSeal, type Logger } from "@odds/platform";
 import Koa, { type Context, type Middleware } from "koa";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
@@ -54,6 +54,8 @@ function anySlash(path: string): string {
 
 /** Request log line (key redacted) and the request rate, latency and error metrics. */
 function observe(logger: Logger): Middleware {
+  // The line's fields are fixed here and the URL is redacted by hand, so it skips the redaction pass.
+  const access = accessLogger(logger);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
@@ -67,7 +69,7 @@ function observe(logger: Logger): Middleware {
       edgeMetrics.requests.inc(labels);
       edgeMetrics.duration.observe(labels, seconds);
       if (ctx.status >= 500) edgeMetrics.errors.inc(labels);
-      logger.info(
+      access.info(
         {
           method: ctx.method,
           path: redactApiKey(ctx.url),
@@ -98,13 +100,13 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       writeAnswer(ctx, await route.load(raw));
       return;
     }
-    const grant = (ctx.state as KeyedState).grant;
+    const { grant, admitted } = ctx.state as KeyedState;
     const paging = paged
       ? new PagedRequest(options.cursors, `/v2${route.path}`, grant.caller, raw as { cursor?: string })
       : undefined;
     const params = paging ? paging.opened() : raw;
     const load = async () => {
-      const loaded = await route.load(params, grant);
+      const loaded = await route.load(params, grant, admitted);
       return paging ? paging.sealed(loaded) : loaded;
     };
     const answers = shared ? options.answers : undefined;

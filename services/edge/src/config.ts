@@ -33,6 +33,8 @@ export const edgeConfigSchema = baseConfigSchema.extend({
     .default(64 * 1024 * 1024),
   /** Longest a cached answer is served, whatever the feed version (time-relative filters, history lag). */
   ANSWER_CACHE_MAX_AGE_MS: env.milliseconds(1_000),
+  /** A hit on an answer with less than this left of its max age reloads it in the background; 0 turns that off. */
+  ANSWER_CACHE_REFRESH_AHEAD_MS: z.coerce.number().int().min(0).default(500),
   /** How often the edge reads the feed version that cached answers are keyed by. */
   FEED_VERSION_POLL_MS: env.milliseconds(250),
   /** HMAC secret of paging cursors. Required: no default, so no deployment signs with a known secret. */

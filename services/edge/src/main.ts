@@ -72,6 +72,7 @@ async function main(): Promise<void> {
           cache: new ResponseCache({
             maxBytes: config.ANSWER_CACHE_MAX_BYTES,
             maxAgeMs: config.ANSWER_CACHE_MAX_AGE_MS,
+            refreshAheadMs: config.ANSWER_CACHE_REFRESH_AHEAD_MS,
           }),
           version: () => feedVersion.current(),
         }

@@ -660,6 +660,19 @@ describe("GET /v2/account/usage", () => {
   it("answers 401 without a key", async () => {
     expect((await request(server).get("/v2/account/usage")).status).toBe(401);
   });
+
+  it("counts each of many concurrent calls exactly, each showing itself counted", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base", { email: "many@example.com" });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => request(server).get("/v2/account/usage").set("x-api-key", fresh)),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(answers.every((res) => res.body.data[0].email === "many@example.com")).toBe(true);
+    // Every call sees the counter as its own admission left it: eight calls, eight distinct counts 1..8.
+    const monthly = answers.map((res) => res.body.data[0].rateLimits["per-month"]["current-requests"]);
+    expect([...monthly].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
 });
 
 describe("system routes", () => {
@@ -861,6 +874,40 @@ describe("cached answers", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_100));
     await request(shortLived).get("/v2/widgets/").set("x-api-key", baseKey);
     expect(loads).toBe(2);
+  });
+
+  it("renews a polled answer in the background before its max age; hits meanwhile get the kept one", async () => {
+    const renewing = app({
+      // Any hit 100 ms after an answer was made renews it; none expires within the test.
+      answers: {
+        cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
+        version: () => "1",
+      },
+    }).callback();
+    const first = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(first.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
+    answering([item({ widgetID: "c" })]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Served at once from the kept answer; its reload runs behind it.
+    const kept = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(kept.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
+    for (let waited = 0; loads < 2 && waited < 5_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(loads).toBe(2);
+    const renewed = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
+    expect(renewed.body.data).toEqual([{ widgetID: "c" }]);
+    expect(renewed.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it("keeps a page of more than half the cache's bound (its encodings are counted at a quarter of it)", async () => {
+    // About 600 KB against a 1 MB bound.
+    answering(Array.from({ length: 60 }, (_, i) => item({ widgetID: `big-${i}`, padding: "x".repeat(10_000) })));
+    const first = await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey);
+    expect(first.body.data).toHaveLength(60);
+    await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey).set("Accept-Encoding", "gzip");
+    await request(cached).get("/v2/widgets/?limit=60").set("x-api-key", baseKey);
+    expect(loads).toBe(1);
   });
 
   it("does not cache failures", async () => {

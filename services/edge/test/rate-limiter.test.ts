@@ -99,6 +99,24 @@ describe("RateLimiter against Redis", () => {
     expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 2, entities: 54 });
   });
 
+  it("returns an admitted request's counters in every window, itself and the carried entities included", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 11, 30, 0);
+    const quotas = [quota("per-minute", 100), quota("per-day", null)];
+    await limiter.admit(keyID, quotas, now);
+    limiter.recordEntities(keyID, quotas, 7, now);
+    const admitted = await limiter.admit(keyID, quotas, now + 10);
+    expect([...(admitted.counts?.().values() ?? [])]).toEqual([
+      { window: "per-minute", requests: 2, entities: 7 },
+      { window: "per-day", requests: 2, entities: 7 },
+    ]);
+    // The same figures Redis holds: /account/usage needs no second call.
+    expect(admitted.counts?.()).toEqual(await limiter.current(keyID, quotas, now + 10));
+    const refused = await limiter.admit(keyID, [quota("per-minute", 2)], now + 20);
+    expect(refused).toMatchObject({ allowed: false });
+    expect(refused.counts).toBeUndefined();
+  });
+
   it("counts every window of one request atomically, and none when any window refuses", async () => {
     const keyID = freshKey();
     const now = Date.UTC(2030, 10, 21, 12, 0, 0);
@@ -124,7 +142,7 @@ describe("RateLimiter against Redis", () => {
     const now = Date.UTC(2030, 10, 21, 13, 0, 0);
     for (let i = 0; i < 3; i += 1) {
       const decision = await limiter.admit(keyID, unlimited(), now);
-      expect(decision).toEqual({ allowed: true, enforced: true });
+      expect(decision).toMatchObject({ allowed: true, enforced: true, headline: undefined });
       limiter.recordEntities(keyID, unlimited(), 2, now);
     }
     const counts = await limiter.current(keyID, unlimited(), now);

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
-import { createLogger, redactApiKey } from "./logger";
+import { accessLogger, createLogger, redactApiKey } from "./logger";
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
@@ -55,6 +55,20 @@ describe("createLogger", () => {
     );
     const text = JSON.stringify(out.lines());
     for (const secret of ["secret-1", "secret-2", "secret-3", "secret-4"]) expect(text).not.toContain(secret);
+  });
+
+  it("writes access lines like any other, while the logger they came from still redacts", () => {
+    const out = capture();
+    const logger = createLogger("edge", "info", out.stream);
+    accessLogger(logger).info(
+      { method: "GET", path: redactApiKey("/v2/sports/?apiKey=secret-5"), status: 200, keyID: "083d92bb6403e574" },
+      "request",
+    );
+    logger.info({ apiKey: "secret-6" }, "after");
+    const [access, after] = out.lines();
+    expect(access).toMatchObject({ service: "edge", level: "info", msg: "request", status: 200 });
+    expect(access?.path).toBe("/v2/sports/?apiKey=[REDACTED]");
+    expect(after?.apiKey).toBe("[REDACTED]");
   });
 
   it("redacts the apiKey query parameter in a URL, in any letter case", () => {

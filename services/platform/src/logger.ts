@@ -24,6 +24,15 @@ export function redactApiKey(url: string): string {
   return url.replace(/([?&]apikey=)[^&#]*/gi, "$1[REDACTED]");
 }
 
+/**
+ * A child for access lines (one per request) whose fields are fixed by the caller and carry no
+ * secret (a URL goes through `redactApiKey` first). It skips the redaction pass, which costs about
+ * three times the rest of a line (10 µs of 13 µs measured): a line per request adds up.
+ */
+export function accessLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
+}
+
 /** One JSON log line per event, with the active trace and span ids on every line. */
 export function createLogger(
   service: string,

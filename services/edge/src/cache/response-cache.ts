@@ -8,6 +8,12 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** Longest an answer is served after it was made, whatever the feed version says. */
   maxAgeMs: number;
+  /**
+   * A hit on an answer with less than this left of its max age reloads it in the background (the
+   * hit is served the kept answer), so a polled answer is renewed before it expires and no request
+   * waits on its reload. 0: answers are reloaded only when a request misses.
+   */
+  refreshAheadMs?: number;
 }
 
 /**
@@ -15,6 +21,18 @@ export interface ResponseCacheOptions {
  * names the key, so every key on the same plan shares its answers.
  */
 export function planScope(caller: common.Caller): string {
+  let scope = scopes.get(caller);
+  if (scope === undefined) {
+    scope = renderScope(caller);
+    scopes.set(caller, scope);
+  }
+  return scope;
+}
+
+/** A key's caller is made once per grant and kept with it, so its scope is rendered once per grant. */
+const scopes = new WeakMap<common.Caller, string>();
+
+function renderScope(caller: common.Caller): string {
   return stableStringify({
     tier: caller.tier,
     allSports: caller.allSports,
@@ -36,8 +54,10 @@ export function planScope(caller: common.Caller): string {
 export class ResponseCache {
   private readonly answers: LRUCache<string, Answer>;
   private readonly loading = new Map<string, Promise<Answer>>();
+  private readonly refreshAheadMs: number;
 
   constructor(options: ResponseCacheOptions) {
+    this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 0, options.maxAgeMs);
     this.answers = new LRUCache<string, Answer>({
       maxSize: options.maxBytes,
       sizeCalculation: (answer) => Math.max(1, answer.size),
@@ -52,14 +72,32 @@ export class ResponseCache {
 
   async answer(key: string, load: () => Promise<Answer>): Promise<Answer> {
     const kept = this.answers.get(key);
-    if (kept) return kept;
+    if (kept) {
+      if (this.refreshAheadMs > 0 && this.answers.getRemainingTTL(key) < this.refreshAheadMs) {
+        // A failed refresh is not cached: the kept answer serves until it expires, then a miss reloads.
+        this.load(key, load, kept).catch(() => undefined);
+      }
+      return kept;
+    }
+    return this.load(key, load, undefined);
+  }
+
+  /**
+   * One load of a key at a time. A reload that renders the same bytes as the answer it renews keeps
+   * that answer (and the encodings already made of it), with its age restarted.
+   */
+  private load(key: string, load: () => Promise<Answer>, renewing: Answer | undefined): Promise<Answer> {
     const inFlight = this.loading.get(key);
     if (inFlight) return inFlight;
-    const pending = load().finally(() => this.loading.delete(key));
+    const pending = load()
+      .then((made) => {
+        const kept = renewing && renewing.etag === made.etag ? renewing : made;
+        this.answers.set(key, kept);
+        return kept;
+      })
+      .finally(() => this.loading.delete(key));
     this.loading.set(key, pending);
-    const made = await pending;
-    this.answers.set(key, made);
-    return made;
+    return pending;
   }
 
   get size(): number {

@@ -1,15 +1,21 @@
 import type { Middleware } from "koa";
 import { presentedApiKey, type KeyAccess, type KeyGrant } from "../access/api-key";
 import type { UsageRecorder } from "../access/usage-recorder";
-import { RateLimiterUnavailableError, type RateLimiter } from "../ratelimit/rate-limiter";
+import { RateLimiterUnavailableError, type RateLimiter, type WindowCount } from "../ratelimit/rate-limiter";
+import type { RateWindow } from "../ratelimit/windows";
 import { edgeMetrics } from "../system/metrics";
 import { inactiveApiKey, invalidApiKey, rateLimitExceeded, serviceUnavailable } from "./errors";
+
+/** A key's counters per window as one request was admitted (that request counted). */
+export type AdmittedCounts = () => Map<RateWindow, WindowCount>;
 
 /** What the keyed middlewares leave on ctx.state for the route. */
 export interface KeyedState {
   grant: KeyGrant;
   /** Objects in `data`, set by the envelope writer. */
   entities?: number;
+  /** The key's counters in every window as this request was admitted (absent when Redis was not reached). */
+  admitted?: AdmittedCounts;
 }
 
 /** Where a contract takes the key from (v2: x-api-key or apiKey; v1: Authorization: Bearer). */
@@ -55,6 +61,7 @@ export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder): Middle
       edgeMetrics.rateLimitRejections.inc({ tier: state.grant.plan.tier, window: headline?.window ?? "unknown" });
       throw rateLimitExceeded(headline?.window ?? "a", headline?.resetSeconds ?? 1);
     }
+    state.admitted = admission.counts;
     try {
       await next();
     } finally {

@@ -9,7 +9,8 @@ import type { Answer, Encoding } from "../cache/answer";
 export async function sendAnswer(ctx: Context, answer: Answer): Promise<void> {
   const accepted = answer.compressible() ? ctx.acceptsEncodings("br", "gzip", "identity") : "identity";
   const encoding: Encoding = accepted === "br" || accepted === "gzip" ? accepted : "identity";
-  ctx.vary("Accept-Encoding");
+  // The compression middleware has said so already where it runs; vary() re-parses the header each time.
+  if (!/accept-encoding/i.test(ctx.response.get("Vary"))) ctx.vary("Accept-Encoding");
   ctx.compress = false;
   ctx.status = 200;
   ctx.type = "application/json";

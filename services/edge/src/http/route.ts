@@ -1,6 +1,7 @@
 import type { common } from "@odds/proto";
 import type { z } from "zod";
 import type { KeyGrant } from "../access/api-key";
+import type { AdmittedCounts } from "./admission";
 
 export type Caller = common.Caller;
 
@@ -37,10 +38,13 @@ interface RouteShape<Q extends z.ZodType> {
   lenientParameters?: boolean;
 }
 
-/** A route behind the API key: the key is checked and the call counted before `load`. */
+/**
+ * A route behind the API key: the key is checked and the call counted before `load`, which also
+ * gets the key's counters as this call was admitted (absent when the rate limiter was not reached).
+ */
 export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q> {
   keyed?: true;
-  load(params: z.output<Q>, grant: KeyGrant): Promise<RouteAnswer>;
+  load(params: z.output<Q>, grant: KeyGrant, admitted?: AdmittedCounts): Promise<RouteAnswer>;
 }
 
 /** A route anyone may call (/health). */

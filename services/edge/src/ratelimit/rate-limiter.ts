@@ -31,6 +31,18 @@ export interface Admission {
   /** false when Redis was unreachable (stopped, hung or too slow) and the limiter failed open. */
   enforced: boolean;
   headline?: HeadlineWindow;
+  /**
+   * An admitted request's counters in every window, as the script left them: this request counted,
+   * the key's earlier entities added. What /account/usage reports, without a second Redis call.
+   */
+  counts?: () => Map<RateWindow, WindowCount>;
+}
+
+function countsOf(states: WindowState[]): Map<RateWindow, WindowCount> {
+  const counts = new Map<RateWindow, WindowCount>();
+  for (const { quota, requests, entities } of states)
+    counts.set(quota.window, { window: quota.window, requests, entities });
+  return counts;
 }
 
 /** Redis could not be reached and the limiter is configured to fail closed. */
@@ -201,7 +213,10 @@ export class RateLimiter {
     if (quotas.length === 0) return { allowed: true, enforced: true };
     const reply = await this.run(keyID, quotas, this.takeUnsent(keyID), nowMs);
     if (!reply) return { allowed: true, enforced: false };
-    if (reply.allowed) return { allowed: true, enforced: true, headline: tightestWindow(reply.states, nowMs) };
+    if (reply.allowed) {
+      const { states } = reply;
+      return { allowed: true, enforced: true, headline: tightestWindow(states, nowMs), counts: () => countsOf(states) };
+    }
     const refusing = reply.refusing;
     const atRequestLimit = refusing.quota.maxRequests !== null && refusing.requests >= refusing.quota.maxRequests;
     const limit = atRequestLimit ? refusing.quota.maxRequests : refusing.quota.maxEntities;

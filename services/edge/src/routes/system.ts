@@ -1,5 +1,6 @@
 import { objects } from "@odds/proto";
 import { z } from "zod";
+import { FreshKeyReads } from "../access/fresh-key-reads";
 import type { UsageGateway } from "../gateways/usage";
 import { notImplemented } from "../http/errors";
 import { defineOpenRoute, defineRoute, type RouteDefinition } from "../http/route";
@@ -15,6 +16,7 @@ export interface SystemRouteSources {
 
 /** The routes the edge answers itself, defined and mounted like the data routes. */
 export function systemRoutes(sources: SystemRouteSources): RouteDefinition[] {
+  const keyReads = new FreshKeyReads(sources.usage);
   return [
     defineOpenRoute({
       path: "/health",
@@ -39,7 +41,7 @@ export function systemRoutes(sources: SystemRouteSources): RouteDefinition[] {
       item: objects.accountUsage,
       errors: [404],
       lenientParameters: true,
-      load: (_params, grant) => loadAccountUsage(grant, sources.usage, sources.limiter),
+      load: (_params, grant, admitted) => loadAccountUsage(grant, keyReads, sources.limiter, admitted),
     }),
     defineRoute({
       path: "/stream/events",
