@@ -10,10 +10,15 @@ import { MongoClient } from "mongodb";
  * cycle's new prices are served, and how many history tick documents both tiers hold.
  */
 
-/** The simulated world of the benchmark: ≥ 600 current events, every market open. */
+/**
+ * The simulated world of the benchmark: ≥ 600 current events, every market open, and a history of
+ * ≥ 5 million ticks: the events of the last BENCH_BACKFILL_FULL_DAYS are backfilled with every market,
+ * ~20 looks each (README "Backfill streamed").
+ */
 export const DATASET_INGEST_ENV = {
   SIM_HORIZON_DAYS: process.env.BENCH_HORIZON_DAYS ?? "88",
   SIM_MARKETS_OPEN_DAYS: process.env.BENCH_MARKETS_OPEN_DAYS ?? "90",
+  BACKFILL_FULL_DAYS: process.env.BENCH_BACKFILL_FULL_DAYS ?? "48",
 };
 
 /** Source files of a folder, tests left out, in a stable order. */
@@ -29,7 +34,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * The dataset is rebuilt when the simulated feed, the history store (its write module decides the
+ * The dataset is rebuilt when the simulated feed, ingest's backfill, the history store (its write module decides the
  * stored layout), the local stack's stores (which FerretDB holds what) or the dataset's settings
  * change; otherwise the folder is reused.
  */
@@ -38,12 +43,15 @@ export function datasetFingerprint(seed: string): string {
     .update(seed)
     .update(JSON.stringify(DATASET_INGEST_ENV))
     .update(JSON.stringify(FERRETDB_STORES));
-  for (const dir of [
-    join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated"),
-    join(REPO_ROOT, "services", "history", "src"),
-  ]) {
-    for (const file of sourceFiles(dir)) hash.update(file.slice(REPO_ROOT.length)).update(readFileSync(file));
-  }
+  const files = [
+    // The backfill decides which events are replayed at which depth.
+    join(REPO_ROOT, "services", "ingest", "src", "backfill.ts"),
+    ...[
+      join(REPO_ROOT, "services", "ingest", "src", "sources", "simulated"),
+      join(REPO_ROOT, "services", "history", "src"),
+    ].flatMap(sourceFiles),
+  ];
+  for (const file of files) hash.update(file.slice(REPO_ROOT.length)).update(readFileSync(file));
   return hash.digest("hex").slice(0, 12);
 }
 

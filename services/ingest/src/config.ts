@@ -36,6 +36,8 @@ export const ingestConfigSchema = baseConfigSchema.extend({
   SIM_MARKETS_OPEN_DAYS: z.coerce.number().positive().max(120).optional(),
   /** Backfill starts this many days ago; unset means from 2026-08-14 (capture start). */
   BACKFILL_DAYS: z.coerce.number().int().min(0).optional(),
+  /** Events of the last this many days are backfilled with every market, observed ~20 times each (the benchmark's deep history). */
+  BACKFILL_FULL_DAYS: z.coerce.number().min(0).max(120).optional(),
   /** Bookmakers whose prices are de-vigged into fair odds. */
   FAIR_ODDS_BOOKMAKERS: csv.transform((list) => (list.length > 0 ? list : [...pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS])),
 });

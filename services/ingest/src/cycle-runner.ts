@@ -201,7 +201,7 @@ export class CycleRunner {
 
   /** Queues a cycle's writes behind anything still pending; answers how many events go whole (content changed). */
   enqueue(cycleID: string, observedAtMs: number, content: CycleContent, limits: BatchLimits = this.limits): number {
-    this.historyQueue.push(...this.historyBatches(content, limits));
+    this.enqueueHistory(content.eventRefs, content.observations, limits);
     // Events and catalogue are current state: a newer cycle supersedes what is still pending. An event
     // whose content is what events already hold goes as its observation times alone.
     let changed = 0;
@@ -227,12 +227,18 @@ export class CycleRunner {
     return changed;
   }
 
+  /** Queues quotes for history alone, behind anything still pending (the backfill's replay, streamed). */
+  enqueueHistory(refs: EventRef[], observations: BookObservation[], limits: BatchLimits = this.limits): void {
+    this.historyQueue.push(...this.historyBatches(refs, observations, limits));
+  }
+
   /**
    * Writes everything queued; each target stops at its first failure and keeps the rest for the next cycle.
    * `eventsLast`: events are written only once history and catalogue took everything (the backfill, whose
    * done-marker is the events service's applied cycle: a kill before then makes the restart redo it).
+   * `historyOnly`: only history's queue (the backfill's replay, while its events are not yet built).
    */
-  async flush(options: { eventsLast?: boolean } = {}): Promise<Record<WriteTarget, number>> {
+  async flush(options: { eventsLast?: boolean; historyOnly?: boolean } = {}): Promise<Record<WriteTarget, number>> {
     const { sink, logger, observer } = this.deps;
     const attempt = async (target: WriteTarget, write: () => Promise<void>): Promise<boolean> => {
       const started = Date.now();
@@ -289,7 +295,9 @@ export class CycleRunner {
         this.pendingCatalogue = undefined;
       }
     };
-    if (options.eventsLast) {
+    if (options.historyOnly) {
+      await flushHistory();
+    } else if (options.eventsLast) {
       await Promise.all([flushHistory(), flushCatalogue()]);
       if (this.historyQueue.length === 0 && !this.pendingCatalogue) await flushEvents();
     } else {
@@ -309,8 +317,8 @@ export class CycleRunner {
    * Splits observations into calls of bounded size, keeping their order. A call ends at an event
    * boundary where it can (up to twice the limit), so one book's snapshots travel together.
    */
-  private historyBatches(content: CycleContent, limits: BatchLimits): HistoryBatch[] {
-    const refs = new Map(content.eventRefs.map((r) => [r.eventID, r]));
+  private historyBatches(eventRefs: EventRef[], observations: BookObservation[], limits: BatchLimits): HistoryBatch[] {
+    const refs = new Map(eventRefs.map((r) => [r.eventID, r]));
     const batches: HistoryBatch[] = [];
     let current: BookObservation[] = [];
     let quotes = 0;
@@ -321,7 +329,7 @@ export class CycleRunner {
       current = [];
       quotes = 0;
     };
-    for (const observation of content.observations) {
+    for (const observation of observations) {
       const full =
         current.length >= limits.snapshotsPerCall || quotes + observation.quotes.length > limits.quotesPerCall;
       const overfull =

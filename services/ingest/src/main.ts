@@ -93,6 +93,7 @@ async function main(): Promise<void> {
         from: backfillStart(firstCycleAt, config.BACKFILL_DAYS),
         now: firstCycleAt,
         firstCycleAt,
+        fullDays: config.BACKFILL_FULL_DAYS,
         signal: abort.signal,
       },
     );

@@ -8,10 +8,12 @@ export interface FeedSource {
   readonly rank: number;
   fetchSnapshot(at: Date): Promise<FeedSnapshot>;
   /**
-   * Sources that can replay the past: snapshots covering [from, to), oldest first, for backfill.
-   * Events that kicked off before `sparseBefore` may carry fewer markets.
+   * Sources that can replay the past, for backfill: the snapshots of the events that kick off in the
+   * request's kickoff window, observed in [from, to), oldest first. Each event's replay comes whole
+   * from the one request whose window holds its kickoff, so a backfill asks window by window and
+   * holds one window's snapshots at a time.
    */
-  replay?(from: Date, to: Date, sparseBefore: Date): Promise<FeedSnapshot[]>;
+  replay?(request: ReplayRequest): Promise<FeedSnapshot[]>;
   /** Final state of the events that kicked off in [from, to) and are no longer in live snapshots. */
   fetchResults?(from: Date, to: Date): Promise<FeedSnapshot>;
   /**
@@ -19,6 +21,23 @@ export interface FeedSource {
    * players are matched to those of the ID-carrying sources before normalisation.
    */
   readonly nameMatching?: NameMatching;
+}
+
+/** One window of a backfill's replay. */
+export interface ReplayRequest {
+  /** Observations in [from, to). */
+  from: Date;
+  to: Date;
+  /** Only the events that kick off in [startsFromMs, startsBeforeMs) (`Infinity`: every later one). */
+  startsFromMs: number;
+  startsBeforeMs: number;
+  /** Events that kicked off before this may carry fewer markets (their headline moneyline). */
+  sparseBefore: Date;
+  /**
+   * Events that kick off at or after this carry every market, observed as often as the source can
+   * afford (a denser history); undefined: none.
+   */
+  fullSince?: Date;
 }
 
 export interface NameMatching {

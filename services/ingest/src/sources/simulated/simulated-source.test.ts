@@ -141,7 +141,13 @@ describe("the simulated source", () => {
 
   test("replays the past oldest first with opens, moves, limit changes and withdrawals", async () => {
     const from = new Date(at.getTime() - 35 * 86_400_000);
-    const snapshots = await source().replay(from, at, new Date(at.getTime() - 28 * 86_400_000));
+    const snapshots = await source().replay({
+      from,
+      to: at,
+      startsFromMs: from.getTime(),
+      startsBeforeMs: Number.POSITIVE_INFINITY,
+      sparseBefore: new Date(at.getTime() - 28 * 86_400_000),
+    });
     const instants = snapshots.map((s) => s.leagues[0]?.lastWriteAt.getTime() ?? 0);
     expect(instants).toEqual([...instants].sort((a, b) => a - b));
     expect(instants[0]).toBeGreaterThanOrEqual(from.getTime());

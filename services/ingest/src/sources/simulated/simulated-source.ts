@@ -1,6 +1,14 @@
 // The simulated upstream source: the local default and the test data. The feed at an instant is a
 // pure function of (seed, instant): restarts, replays and backfill all see the same prices.
-import type { FeedBook, FeedEvent, FeedLeague, FeedQuote, FeedSnapshot, FeedSource } from "../feed-source";
+import type {
+  FeedBook,
+  FeedEvent,
+  FeedLeague,
+  FeedQuote,
+  FeedSnapshot,
+  FeedSource,
+  ReplayRequest,
+} from "../feed-source";
 import { alternateLines } from "./alternate-lines";
 import { COMPETITOR_SPORTS } from "./competitors";
 import { BOOKMAKERS, layPrice, onLadder, overroundFor, type BookmakerProfile } from "./bookmakers";
@@ -19,6 +27,15 @@ const FORCED_MOVE_SLOTS = 180;
 const CARRY_PAST_MS = 48 * HOUR_MS;
 const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_HORIZON_DAYS = 7;
+/**
+ * Looks of an event replayed with every market: spaced so most of its prices moved between two
+ * (books reprice every few hours far out, every few minutes near the off and in play), so each look
+ * yields ticks rather than repeats; then after the end.
+ */
+const FULL_LOOKS = {
+  beforeKickoffMs: [96, 72, 48, 36, 24, 12, 6, 3, 1, 0.5, 0.2, 0.05].map((hours) => hours * HOUR_MS),
+  liveEveryMs: 10 * MINUTE_MS,
+};
 
 /** Which markets a snapshot carries: everything (live capture) or a sparse subset (backfill). */
 export type SnapshotDetail = "full" | "main" | "moneyline";
@@ -80,32 +97,24 @@ export class SimulatedSource implements FeedSource {
   }
 
   /**
-   * Snapshots to backfill [from, to) with, oldest first: each event observed when its markets
-   * open, twice just before kickoff, and after the end (every quote withdrawn). Events older than
-   * `moneylineBefore` carry only moneylines, the rest their main markets.
+   * Snapshots to backfill [from, to) with, oldest first, of the events that kick off in the
+   * request's window: each observed when its markets open, twice just before kickoff, and after the
+   * end (every quote withdrawn). Events older than `sparseBefore` carry only moneylines, the rest
+   * their main markets; events from `fullSince` on carry every market and are observed as
+   * `FULL_LOOKS` says (a capture's depth, without its every-cycle cost).
    */
-  replay(from: Date, to: Date, moneylineBefore: Date): Promise<FeedSnapshot[]> {
-    const toMs = to.getTime();
+  replay(request: ReplayRequest): Promise<FeedSnapshot[]> {
+    const fromMs = request.from.getTime();
+    const toMs = request.to.getTime();
+    const startsFromMs = Math.max(fromMs, request.startsFromMs);
+    const startsBeforeMs = Math.min(toMs + this.carryAheadMs, request.startsBeforeMs);
     const observations = new Map<number, Array<{ event: ScheduledEvent; detail: SnapshotDetail }>>();
     for (const league of LEAGUES) {
-      for (const event of eventsBetween(this.config.seed, league, from.getTime(), toMs + this.carryAheadMs)) {
-        const detail: SnapshotDetail = event.startsAtMs < moneylineBefore.getTime() ? "moneyline" : "main";
-        // Old events: opening and closing prices only; recent ones also two late looks (moves and limit changes).
-        const instants =
-          detail === "moneyline"
-            ? [
-                event.startsAtMs - 96 * HOUR_MS,
-                event.startsAtMs - 3 * MINUTE_MS,
-                endMs(this.config.seed, event) + 5 * MINUTE_MS,
-              ]
-            : [
-                event.startsAtMs - 96 * HOUR_MS,
-                event.startsAtMs - 12 * MINUTE_MS,
-                event.startsAtMs - 3 * MINUTE_MS,
-                endMs(this.config.seed, event) + 5 * MINUTE_MS,
-              ];
-        for (const instant of instants) {
-          if (instant < from.getTime() || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
+      if (startsFromMs >= startsBeforeMs) break;
+      for (const event of eventsBetween(this.config.seed, league, startsFromMs, startsBeforeMs)) {
+        const detail = this.replayDetail(event, request);
+        for (const instant of this.replayInstants(event, detail)) {
+          if (instant < fromMs || instant >= toMs || instant >= this.lastWriteMs(league, toMs)) continue;
           const list = observations.get(instant) ?? [];
           list.push({ event, detail });
           observations.set(instant, list);
@@ -126,6 +135,24 @@ export class SimulatedSource implements FeedSource {
         return { sourceID: this.id, leagues };
       }),
     );
+  }
+
+  private replayDetail(event: ScheduledEvent, request: ReplayRequest): SnapshotDetail {
+    if (request.fullSince && event.startsAtMs >= request.fullSince.getTime()) return "full";
+    return event.startsAtMs < request.sparseBefore.getTime() ? "moneyline" : "main";
+  }
+
+  /** When the replay observes an event: old events at the open, just before kickoff and after the end. */
+  private replayInstants(event: ScheduledEvent, detail: SnapshotDetail): number[] {
+    const end = endMs(this.config.seed, event) + 5 * MINUTE_MS;
+    const kickoff = event.startsAtMs;
+    if (detail === "moneyline") return [kickoff - 96 * HOUR_MS, kickoff - 3 * MINUTE_MS, end];
+    // Recent ones also two late looks (moves and limit changes).
+    if (detail === "main") return [kickoff - 96 * HOUR_MS, kickoff - 12 * MINUTE_MS, kickoff - 3 * MINUTE_MS, end];
+    const live: number[] = [];
+    for (let at = kickoff + FULL_LOOKS.liveEveryMs; at < end - 5 * MINUTE_MS; at += FULL_LOOKS.liveEveryMs)
+      live.push(at);
+    return [...FULL_LOOKS.beforeKickoffMs.map((before) => kickoff - before), ...live, end];
   }
 
   fetchResults(from: Date, to: Date): Promise<FeedSnapshot> {
