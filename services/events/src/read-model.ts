@@ -62,9 +62,14 @@ let preparedSerial = 0;
 /**
  * Parsed full renderings of recently re-shaped events. Holding every event's object tree would
  * make each garbage collection walk millions of objects; the served bytes live off-heap instead.
+ * Bounded by the JSON they were parsed from (a tree takes a few times its JSON): a count alone let
+ * 32 fully priced events (1-2 MB of JSON each) hold a few hundred MB.
  */
-const PARSED_CACHE_SIZE = 32;
-const parsedContracts = new LRUCache<PreparedEvent, ContractEvent>({ max: PARSED_CACHE_SIZE });
+const PARSED_CACHE_MAX_JSON_BYTES = 16 * 1024 * 1024;
+const parsedContracts = new LRUCache<PreparedEvent, { contract: ContractEvent; jsonBytes: number }>({
+  maxSize: PARSED_CACHE_MAX_JSON_BYTES,
+  sizeCalculation: (parsed) => Math.max(1, parsed.jsonBytes),
+});
 
 /** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
 export type V1View = "event" | "odds" | "odds_by_bookmaker" | "results";
@@ -186,11 +191,11 @@ export class PreparedEvent {
   }
 
   private contract(): ContractEvent {
-    let contract = parsedContracts.get(this);
-    if (!contract) {
-      contract = JSON.parse(this.unpacked(this.full).toString("utf8")) as ContractEvent;
-      parsedContracts.set(this, contract);
-    }
+    const cached = parsedContracts.get(this);
+    if (cached) return cached.contract;
+    const json = this.unpacked(this.full);
+    const contract = JSON.parse(json.toString("utf8")) as ContractEvent;
+    parsedContracts.set(this, { contract, jsonBytes: json.length });
     return contract;
   }
 
