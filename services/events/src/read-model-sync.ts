@@ -228,7 +228,7 @@ export class ReadModelSync {
     )) {
       updated.set(
         contract.eventID,
-        await preparedEvent(contract, contentHash, {
+        preparedEvent(contract, contentHash, {
           packed,
           ...(marketBook ? { marketBook } : {}),
           ...(settlement ? { settlement } : {}),

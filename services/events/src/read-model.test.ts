@@ -15,11 +15,11 @@ describe("EventReadModel.apply, per event", () => {
   it("keeps serving order and the v1 lookups right as events are replaced, one call at a time", async () => {
     const model = new EventReadModel();
     model.apply(
-      await Promise.all([
+      [
         prepared("A", NOW + 3 * HOUR, "P_SHARED"),
         prepared("B", NOW + 1 * HOUR, "P_SHARED"),
         prepared("C", NOW + 2 * HOUR, "P_C"),
-      ]),
+      ],
       state(1),
     );
     const order = () =>
@@ -31,13 +31,13 @@ describe("EventReadModel.apply, per event", () => {
     expect([player("P_SHARED"), player("P_C")]).toEqual(["P_SHARED", "P_C"]);
 
     // B moves after A and drops the shared player: A still has them.
-    model.apply([await prepared("B", NOW + 4 * HOUR, "P_B")], state(2));
+    model.apply([prepared("B", NOW + 4 * HOUR, "P_B")], state(2));
     expect(order()).toEqual(["C", "A", "B"]);
     expect([player("P_SHARED"), player("P_B")]).toEqual(["P_SHARED", "P_B"]);
     expect(model.resolveV1("events", [v1.v1Id("event", "B")])).toEqual(["B"]);
 
     // The last event with the player drops them: their pl_ id names nothing any more.
-    model.apply([await prepared("A", NOW + 3 * HOUR, "P_A")], state(3));
+    model.apply([prepared("A", NOW + 3 * HOUR, "P_A")], state(3));
     expect(player("P_SHARED")).toBe(v1.unresolvedV1Id(v1.v1Id("player", "P_SHARED")));
     expect(order()).toEqual(["C", "A", "B"]);
     expect(model.size).toBe(3);

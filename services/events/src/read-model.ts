@@ -1,4 +1,4 @@
-import { CursorCodec, packJson, packJsonSync, unpackJson } from "@odds/platform";
+import { CursorCodec, packJsonSync, unpackJson } from "@odds/platform";
 import { pricing } from "@odds/proto";
 import { LRUCache } from "lru-cache";
 import {
@@ -22,7 +22,7 @@ import {
   type PlanScope,
 } from "./query";
 import { settle, type SettlementBook } from "./grading/settlement";
-import { contractJson, type ContractEvent, type ContractOdds } from "./render";
+import { contractJson, contractJsonWithoutAltLines, type ContractEvent, type ContractOdds } from "./render";
 import {
   externalIDsOf,
   mergeMarketBook,
@@ -104,26 +104,15 @@ export interface PreparedParts {
 const DEFAULT_SHAPE_KEY = shapeCacheKey(FULL_SHAPE) as string;
 
 /**
- * An event ready to serve. Each price is stringified once for both stored renderings, and
- * packing runs on the thread pool, so a cycle's apply leaves this thread to the reads.
+ * An event ready to serve, packing here what `parts` lacks (a load from the store, which has the
+ * full rendering packed: the default shape is rendered and packed on this thread, as fast as a
+ * hop to the thread pool per event). An apply hands both renderings packed off this thread.
  */
-export async function preparedEvent(
-  contract: ContractEvent,
-  contentHash: string,
-  parts: PreparedParts = {},
-): Promise<PreparedEvent> {
-  let { packed, packedDefault } = parts;
-  if (!packed || !packedDefault) {
-    const json = contractJson(contract);
-    [packed, packedDefault] = await Promise.all([
-      packed ?? packJson(json.full, { fast: true }),
-      packedDefault ?? packJson(json.withoutAltLines, { fast: true }),
-    ]);
-  }
+export function preparedEvent(contract: ContractEvent, contentHash: string, parts: PreparedParts = {}): PreparedEvent {
   return new PreparedEvent(contract, contentHash, {
     ...parts,
-    packed,
-    packedDefault,
+    packed: parts.packed ?? packJsonSync(contractJson(contract).full, { fast: true }),
+    packedDefault: parts.packedDefault ?? packJsonSync(contractJsonWithoutAltLines(contract), { fast: true }),
     stamps: parts.stamps ?? stampsOf(contract),
   });
 }

@@ -1,6 +1,6 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { FULL_SHAPE, shapeEvent } from "./query";
-import { contractJson, renderEvent, type ContractEvent } from "./render";
+import { contractJson, contractJsonWithoutAltLines, renderEvent, type ContractEvent } from "./render";
 
 describe("renderEvent", () => {
   const contract = renderEvent(eventProto({ eventId: "AFL_2026-11-21_collingwood_vs_carlton" }));
@@ -128,6 +128,7 @@ describe("contractJson", () => {
     const json = contractJson(event);
     expect(json.full).toBe(JSON.stringify(event));
     expect(json.withoutAltLines).toBe(JSON.stringify(shapeEvent(event, FULL_SHAPE)));
+    expect(contractJsonWithoutAltLines(event)).toBe(json.withoutAltLines);
   });
 
   it("leaves out altLines only: the alternate lines are in the full form", () => {

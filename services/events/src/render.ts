@@ -168,7 +168,7 @@ export function contractJson(event: ContractEvent): ContractJson {
   const withoutAltLines: string[] = [];
   for (const [oddID, side] of Object.entries(event.odds)) {
     const { altLines, ...rest } = side;
-    const member = `${JSON.stringify(oddID)}:${JSON.stringify(rest)}`;
+    const member = sideMember(oddID, rest);
     withoutAltLines.push(member);
     full.push(altLines === undefined ? member : `${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`);
   }
@@ -176,6 +176,19 @@ export function contractJson(event: ContractEvent): ContractJson {
     full: objectJsonWith(event, "odds", `{${full.join(",")}}`),
     withoutAltLines: objectJsonWith(event, "odds", `{${withoutAltLines.join(",")}}`),
   };
+}
+
+/** `contractJson(event).withoutAltLines` alone (the full form is at hand: a stored event being loaded). */
+export function contractJsonWithoutAltLines(event: ContractEvent): string {
+  const members = Object.entries(event.odds).map(([oddID, { altLines: _altLines, ...rest }]) =>
+    sideMember(oddID, rest),
+  );
+  return objectJsonWith(event, "odds", `{${members.join(",")}}`);
+}
+
+/** One member of `odds`, its side without alternate lines. */
+function sideMember(oddID: string, side: Omit<ContractOdds, "altLines">): string {
+  return `${JSON.stringify(oddID)}:${JSON.stringify(side)}`;
 }
 
 /** `JSON.stringify(object)` with one member's value given as JSON already. */
