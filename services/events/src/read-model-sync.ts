@@ -4,12 +4,12 @@ import { packJson, WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, type FeedState, PreparedEvent } from "./read-model";
+import { type EventReadModel, type FeedState, PreparedEvent, preparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
-import { renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
+import { contractJson, renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
 import { mergeMarketBook } from "./v1-render";
-import { restampJson, stampsOf, type ObservationStamps } from "./stamps";
-import type { EventStore, StoredEvent } from "./store";
+import { restampJson, stampsOfEvent, type ObservationStamps } from "./stamps";
+import type { EventStore, EventWrite } from "./store";
 
 export interface CycleResult {
   upserted: number;
@@ -25,15 +25,22 @@ export interface FeedStatus {
 }
 
 /**
- * The event as the contract renders it, and a hash of its content: the rendering without its
- * observation times, so an event observed again unchanged keeps its hash. Rendering sorts every
- * map, so the hash does not depend on the order ingest built them in.
+ * The event as the contract renders it, its JSON in both stored forms, and a hash of its content:
+ * the rendering without its observation times, so an event observed again unchanged keeps its
+ * hash. Rendering sorts every map, so the hash does not depend on the order ingest built them in.
  */
-export function renderForStore(event: events.Event): { contract: ContractEvent; json: Buffer; contentHash: string } {
+export function renderForStore(event: events.Event): {
+  contract: ContractEvent;
+  json: Buffer;
+  /** The default shape (no alternate lines); rendered only when asked for (a changed event). */
+  defaultJson: () => string;
+  contentHash: string;
+} {
   const contract = renderEvent(event);
-  const json = Buffer.from(JSON.stringify(contract));
+  const rendered = contractJson(contract);
+  const json = Buffer.from(rendered.full);
   const contentHash = createHash("sha256").update(restampJson(json, null)).digest("base64url");
-  return { contract, json, contentHash };
+  return { contract, json, defaultJson: () => rendered.withoutAltLines, contentHash };
 }
 
 /** The observation times ingest sent for an event it carried unchanged. */
@@ -83,11 +90,15 @@ export class ReadModelSync {
   }): Promise<CycleResult> {
     return this.writes.run(async () => {
       const stopTimer = applyCycleDuration.startTimer();
+      const startedAt = performance.now();
       try {
         await this.refresh();
         const latest = new Map<string, events.Event>();
         for (const event of cycle.events) latest.set(event.eventId, event);
-        const changed: StoredEvent[] = [];
+        // Each changed event is rendered, packed and prepared in turn: its object tree is garbage by
+        // the next one, so an apply holds the call's renderings packed, never all of them as objects.
+        const prepared: PreparedEvent[] = [];
+        const writes: EventWrite[] = [];
         const restamped = new Map<string, PreparedEvent>();
         const restamp = (eventID: string, stamps: ObservationStamps): boolean => {
           const held = restamped.get(eventID) ?? this.model.prepared(eventID);
@@ -96,30 +107,49 @@ export class ReadModelSync {
           if (moved !== held) restamped.set(eventID, moved);
           return true;
         };
-        for (const event of latest.values()) {
-          const rendered = renderForStore(withSourceWriteTime(event, cycle.observedAtMs));
+        for (const message of latest.values()) {
+          const event = withSourceWriteTime(message, cycle.observedAtMs);
+          const rendered = renderForStore(event);
+          const held = this.model.prepared(event.eventId);
           // A correction mark alone is a change: the results it marks may equal those last rendered.
-          const newCorrection =
-            event.resultsCorrectedAtMs > (this.model.settlement(event.eventId)?.resultsCorrectedAtMs ?? 0);
-          if (this.model.contentHash(event.eventId) === rendered.contentHash && !newCorrection) {
-            restamp(event.eventId, stampsOf(rendered.contract));
+          const newCorrection = event.resultsCorrectedAtMs > (held?.settlement.resultsCorrectedAtMs ?? 0);
+          if (held?.contentHash === rendered.contentHash && !newCorrection) {
+            restamp(event.eventId, stampsOfEvent(event));
           } else {
+            const { contract, contentHash } = rendered;
             // Markets closed at the end of an event stay in its market book, so its result can be graded.
-            const marketBook = mergeMarketBook(
-              this.model.marketBook(event.eventId),
-              rendered.contract,
-              closedSidesOf(event),
-            );
+            const marketBook = mergeMarketBook(held?.marketBook, contract, closedSidesOf(event));
             // Settled once; re-settled only on results the source marked corrected since.
             const settlement = settle(
-              this.model.settlement(event.eventId),
-              rendered.contract,
+              held?.settlement,
+              contract,
               marketBook,
               event.resultsCorrectedAtMs,
               cycle.observedAtMs,
             );
-            const { contract, json, contentHash } = rendered;
-            changed.push({ contract, contentHash, packed: await packJson(json), marketBook, settlement });
+            const [packed, packedDefault] = await Promise.all([
+              packJson(rendered.json),
+              packJson(rendered.defaultJson(), { fast: true }),
+            ]);
+            prepared.push(
+              new PreparedEvent(contract, contentHash, {
+                packed,
+                packedDefault,
+                stamps: stampsOfEvent(event),
+                marketBook,
+                settlement,
+              }),
+            );
+            writes.push({
+              eventID: contract.eventID,
+              sportID: contract.sportID,
+              leagueID: contract.leagueID,
+              startsAtMs: Date.parse(contract.status.startsAt),
+              packed,
+              contentHash,
+              marketBook,
+              settlement,
+            });
           }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
@@ -129,19 +159,21 @@ export class ReadModelSync {
           if (latest.has(entry.eventId)) continue;
           if (!restamp(entry.eventId, stampsOfMessage(entry))) unknownEventIds.push(entry.eventId);
         }
+        const renderedAt = performance.now();
         const previous = this.model.feedState;
-        const moved = changed.length > 0 || restamped.size > 0;
+        const moved = writes.length > 0 || restamped.size > 0;
         const version = moved ? previous.version + 1 : previous.version;
-        if (changed.length > 0) await this.store.upsertEvents(changed, version);
+        if (writes.length > 0) await this.store.upsertEvents(writes, version);
         if (restamped.size > 0) {
           await this.store.upsertStamps(new Map([...restamped].map(([id, event]) => [id, event.stamps])), version);
         }
         const state: FeedState = { version, cycleId: cycle.cycleId, lastCycleAtMs: Date.now() };
         await this.store.writeFeedState({ ...state, observedAtMs: cycle.observedAtMs });
-        this.model.apply([...(await prepare(changed)), ...restamped.values()], state);
+        const storedAt = performance.now();
+        this.model.apply([...prepared, ...restamped.values()], state);
         readModelEvents.set(this.model.size);
         const sent = cycle.events.length + (cycle.restamped?.length ?? 0);
-        const result = { upserted: changed.length, unchanged: sent - changed.length - unknownEventIds.length };
+        const result = { upserted: writes.length, unchanged: sent - writes.length - unknownEventIds.length };
         appliedEvents.inc({ result: "upserted" }, result.upserted);
         appliedEvents.inc({ result: "unchanged" }, result.unchanged);
         this.logger.info(
@@ -151,6 +183,10 @@ export class ReadModelSync {
             ...result,
             restamped: restamped.size,
             unknownEventIds: unknownEventIds.length,
+            // Where the call's time went: rendering and packing, the store's writes, the whole call.
+            renderMs: Math.round(renderedAt - startedAt),
+            storeMs: Math.round(storedAt - renderedAt),
+            ms: Math.round(performance.now() - startedAt),
           },
           "cycle applied",
         );
@@ -187,8 +223,17 @@ export class ReadModelSync {
     }
     const stamps = await this.store.loadStampsSince(held.version);
     const updated = new Map<string, PreparedEvent>();
-    for await (const stored of this.store.loadEventsSince(held.version)) {
-      updated.set(stored.contract.eventID, preparedOf(stored));
+    for await (const { contract, contentHash, packed, marketBook, settlement } of this.store.loadEventsSince(
+      held.version,
+    )) {
+      updated.set(
+        contract.eventID,
+        preparedEvent(contract, contentHash, {
+          packed,
+          ...(marketBook ? { marketBook } : {}),
+          ...(settlement ? { settlement } : {}),
+        }),
+      );
       await yieldToReads();
     }
     // Stamps never move back, so stamps older than a contract written since are simply ignored.
@@ -200,20 +245,6 @@ export class ReadModelSync {
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
   }
-}
-
-function preparedOf({ contract, contentHash, packed, marketBook, settlement }: StoredEvent): PreparedEvent {
-  return new PreparedEvent(contract, contentHash, packed, marketBook, settlement);
-}
-
-/** Builds the served renderings, yielding between events so reads keep flowing. */
-async function prepare(changed: readonly StoredEvent[]): Promise<PreparedEvent[]> {
-  const prepared: PreparedEvent[] = [];
-  for (const stored of changed) {
-    prepared.push(preparedOf(stored));
-    await yieldToReads();
-  }
-  return prepared;
 }
 
 /** info.lastUpdatedAt defaults to the cycle's source write time when ingest leaves it unset. */

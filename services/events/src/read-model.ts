@@ -22,7 +22,7 @@ import {
   type PlanScope,
 } from "./query";
 import { settle, type SettlementBook } from "./grading/settlement";
-import type { ContractEvent, ContractOdds } from "./render";
+import { contractJson, contractJsonWithoutAltLines, type ContractEvent, type ContractOdds } from "./render";
 import {
   externalIDsOf,
   mergeMarketBook,
@@ -62,9 +62,14 @@ let preparedSerial = 0;
 /**
  * Parsed full renderings of recently re-shaped events. Holding every event's object tree would
  * make each garbage collection walk millions of objects; the served bytes live off-heap instead.
+ * Bounded by the JSON they were parsed from (a tree takes a few times its JSON): a count alone let
+ * 32 fully priced events (1-2 MB of JSON each) hold a few hundred MB.
  */
-const PARSED_CACHE_SIZE = 32;
-const parsedContracts = new LRUCache<PreparedEvent, ContractEvent>({ max: PARSED_CACHE_SIZE });
+const PARSED_CACHE_MAX_JSON_BYTES = 16 * 1024 * 1024;
+const parsedContracts = new LRUCache<PreparedEvent, { contract: ContractEvent; jsonBytes: number }>({
+  maxSize: PARSED_CACHE_MAX_JSON_BYTES,
+  sizeCalculation: (parsed) => Math.max(1, parsed.jsonBytes),
+});
 
 /** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
 export type V1View = "event" | "odds" | "odds_by_bookmaker" | "results";
@@ -82,6 +87,34 @@ function v1Json<T>(rendered: V1Rendered<T>): V1Json {
     objects: rendered.objects,
     validUntilMs: rendered.validUntilMs,
   };
+}
+
+/** What an event's preparation may be handed ready: renderings packed, stamps, market book and settlement. */
+export interface PreparedParts {
+  /** The full rendering's JSON, packed (packJson): as stored. */
+  packed?: Buffer;
+  /** The default shape's JSON (no alternate lines), packed. */
+  packedDefault?: Buffer;
+  /** The contract's stamps, when the caller has them without parsing its times. */
+  stamps?: ObservationStamps;
+  marketBook?: Readonly<Record<string, ContractOdds>>;
+  settlement?: SettlementBook;
+}
+
+const DEFAULT_SHAPE_KEY = shapeCacheKey(FULL_SHAPE) as string;
+
+/**
+ * An event ready to serve, packing here what `parts` lacks (a load from the store, which has the
+ * full rendering packed: the default shape is rendered and packed on this thread, as fast as a
+ * hop to the thread pool per event). An apply hands both renderings packed off this thread.
+ */
+export function preparedEvent(contract: ContractEvent, contentHash: string, parts: PreparedParts = {}): PreparedEvent {
+  return new PreparedEvent(contract, contentHash, {
+    ...parts,
+    packed: parts.packed ?? packJsonSync(contractJson(contract).full, { fast: true }),
+    packedDefault: parts.packedDefault ?? packJsonSync(contractJsonWithoutAltLines(contract), { fast: true }),
+    stamps: parts.stamps ?? stampsOf(contract),
+  });
 }
 
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
@@ -108,27 +141,22 @@ export class PreparedEvent {
   /** The verdicts as settled (documents from before settlements were stored: settled now, from their results). */
   readonly settlement: SettlementBook;
 
+  /** Use `preparedEvent`, which packs what `parts` lacks off this thread. */
   constructor(
     contract: ContractEvent,
     readonly contentHash: string,
-    /** The contract's JSON packed (packJson), when the caller has it. */
-    packed?: Buffer,
-    marketBook?: Readonly<Record<string, ContractOdds>>,
-    settlement?: SettlementBook,
+    parts: Required<Pick<PreparedParts, "packed" | "packedDefault" | "stamps">> & PreparedParts,
   ) {
-    this.marketBook = marketBook ?? mergeMarketBook(undefined, contract);
+    this.marketBook = parts.marketBook ?? mergeMarketBook(undefined, contract);
     this.settlement =
-      settlement ?? settle(undefined, contract, this.marketBook, 0, Date.parse(contract.info.lastUpdatedAt));
+      parts.settlement ?? settle(undefined, contract, this.marketBook, 0, Date.parse(contract.info.lastUpdatedAt));
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
     this.v1PlayerIDs = new Map([...this.facts.playerIDs].map((playerID) => [v1.v1Id("player", playerID), playerID]));
-    this.stamps = stampsOf(contract);
-    this.full = packed ?? packJsonSync(JSON.stringify(contract), { fast: true });
-    this.renderings.set(
-      shapeCacheKey(FULL_SHAPE) as string,
-      packJsonSync(JSON.stringify(shapeEvent(contract, FULL_SHAPE)), { fast: true }),
-    );
+    this.stamps = parts.stamps;
+    this.full = parts.packed;
+    this.renderings.set(DEFAULT_SHAPE_KEY, parts.packedDefault);
   }
 
   get lastUpdatedAtMs(): number {
@@ -152,11 +180,11 @@ export class PreparedEvent {
   }
 
   private contract(): ContractEvent {
-    let contract = parsedContracts.get(this);
-    if (!contract) {
-      contract = JSON.parse(this.unpacked(this.full).toString("utf8")) as ContractEvent;
-      parsedContracts.set(this, contract);
-    }
+    const cached = parsedContracts.get(this);
+    if (cached) return cached.contract;
+    const json = this.unpacked(this.full);
+    const contract = JSON.parse(json.toString("utf8")) as ContractEvent;
+    parsedContracts.set(this, { contract, jsonBytes: json.length });
     return contract;
   }
 
@@ -252,12 +280,8 @@ export class EventReadModel {
   /** Sharp and exchange bookmakers fair prices are re-taken from for plans that show only some bookmakers. */
   private readonly fairOddsBookmakers: readonly string[];
   private byID = new Map<string, PreparedEvent>();
-  /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups, rebuilt with every change. */
-  private v1Index = {
-    events: new Map<string, string>(),
-    external: new Map<string, string>(),
-    players: new Map<string, string>(),
-  };
+  /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups. */
+  private readonly v1Index = new V1Index();
   private ordered: readonly PreparedEvent[] = [];
   private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0 };
 
@@ -278,26 +302,24 @@ export class EventReadModel {
     return this.byID.get(eventID);
   }
 
-  contentHash(eventID: string): string | undefined {
-    return this.byID.get(eventID)?.contentHash;
-  }
-
-  marketBook(eventID: string): Readonly<Record<string, ContractOdds>> | undefined {
-    return this.byID.get(eventID)?.marketBook;
-  }
-
-  settlement(eventID: string): SettlementBook | undefined {
-    return this.byID.get(eventID)?.settlement;
-  }
-
-  /** Replaces the given events and records the feed state they belong to. */
+  /**
+   * Replaces the given events and records the feed state they belong to. Costs the events given,
+   * not the world: the order is a merge and the v1 lookups are updated in place (synchronously,
+   * so no request sees them half done).
+   */
   apply(changed: readonly PreparedEvent[], state: FeedState): void {
     if (changed.length > 0) {
+      const incoming = new Map(changed.map((event) => [event.facts.eventID, event]));
       const byID = new Map(this.byID);
-      for (const event of changed) byID.set(event.facts.eventID, event);
-      this.ordered = [...byID.values()].sort((a, b) => compareOrder(positionOf(a.facts), positionOf(b.facts)));
+      for (const event of incoming.values()) {
+        const previous = byID.get(event.facts.eventID);
+        if (previous) this.v1Index.remove(previous);
+        this.v1Index.add(event);
+        byID.set(event.facts.eventID, event);
+      }
+      const kept = this.ordered.filter((event) => !incoming.has(event.facts.eventID));
+      this.ordered = mergeOrdered(kept, [...incoming.values()].sort(byServingOrder));
       this.byID = byID;
-      this.v1Index = v1IndexOf(this.ordered);
     }
     this.state = state;
   }
@@ -314,8 +336,7 @@ export class EventReadModel {
    * included: v1 never translates them) becomes one no event has, so it selects nothing.
    */
   resolveV1(kind: "events" | "external" | "players", ids: readonly string[]): string[] {
-    const index = this.v1Index[kind];
-    return ids.map((id) => index.get(id) ?? v1.unresolvedV1Id(id));
+    return ids.map((id) => this.v1Index.resolve(kind, id) ?? v1.unresolvedV1Id(id));
   }
 
   /** One page of the v1 events or odds routes: the same selection as v2, v1 renderings. */
@@ -405,16 +426,68 @@ export class EventReadModel {
   }
 }
 
-function v1IndexOf(events: readonly PreparedEvent[]) {
-  const index = {
-    events: new Map<string, string>(),
-    external: new Map<string, string>(),
-    players: new Map<string, string>(),
-  };
-  for (const event of events) {
-    index.events.set(event.v1ID, event.facts.eventID);
-    for (const external of event.externalIDs) index.external.set(external, event.facts.eventID);
-    for (const [v1PlayerID, playerID] of event.v1PlayerIDs) index.players.set(v1PlayerID, playerID);
+function byServingOrder(a: PreparedEvent, b: PreparedEvent): number {
+  return compareOrder(positionOf(a.facts), positionOf(b.facts));
+}
+
+/** Two lists in serving order as one. */
+function mergeOrdered(a: readonly PreparedEvent[], b: readonly PreparedEvent[]): PreparedEvent[] {
+  const merged: PreparedEvent[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length)
+    merged.push(
+      byServingOrder(a[i] as PreparedEvent, b[j] as PreparedEvent) <= 0
+        ? (a[i++] as PreparedEvent)
+        : (b[j++] as PreparedEvent),
+    );
+  while (i < a.length) merged.push(a[i++] as PreparedEvent);
+  while (j < b.length) merged.push(b[j++] as PreparedEvent);
+  return merged;
+}
+
+/**
+ * The v1 ids of the events held, updated per event. A player may be in several events: their
+ * pl_ id resolves while any event held has them. Events claiming one bookmaker id (which a source
+ * should never send) resolve to the last of them in serving order.
+ */
+class V1Index {
+  private readonly events = new Map<string, string>();
+  private readonly external = new Map<string, Set<PreparedEvent>>();
+  private readonly players = new Map<string, { playerID: string; events: number }>();
+
+  resolve(kind: "events" | "external" | "players", id: string): string | undefined {
+    if (kind === "events") return this.events.get(id);
+    if (kind === "players") return this.players.get(id)?.playerID;
+    let last: PreparedEvent | undefined;
+    for (const event of this.external.get(id) ?? []) if (!last || byServingOrder(event, last) > 0) last = event;
+    return last?.facts.eventID;
   }
-  return index;
+
+  add(event: PreparedEvent): void {
+    this.events.set(event.v1ID, event.facts.eventID);
+    for (const external of event.externalIDs) {
+      const claimants = this.external.get(external);
+      if (claimants) claimants.add(event);
+      else this.external.set(external, new Set([event]));
+    }
+    for (const [v1PlayerID, playerID] of event.v1PlayerIDs) {
+      const held = this.players.get(v1PlayerID);
+      if (held) held.events++;
+      else this.players.set(v1PlayerID, { playerID, events: 1 });
+    }
+  }
+
+  remove(event: PreparedEvent): void {
+    this.events.delete(event.v1ID);
+    for (const external of event.externalIDs) {
+      const claimants = this.external.get(external);
+      claimants?.delete(event);
+      if (claimants?.size === 0) this.external.delete(external);
+    }
+    for (const v1PlayerID of event.v1PlayerIDs.keys()) {
+      const held = this.players.get(v1PlayerID);
+      if (held && --held.events === 0) this.players.delete(v1PlayerID);
+    }
+  }
 }

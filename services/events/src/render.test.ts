@@ -1,5 +1,6 @@
 import { eventProto, NOW } from "../test/fixtures";
-import { renderEvent } from "./render";
+import { FULL_SHAPE, shapeEvent } from "./query";
+import { contractJson, contractJsonWithoutAltLines, renderEvent, type ContractEvent } from "./render";
 
 describe("renderEvent", () => {
   const contract = renderEvent(eventProto({ eventId: "AFL_2026-11-21_collingwood_vs_carlton" }));
@@ -109,5 +110,30 @@ describe("renderEvent", () => {
     const event = eventProto({ eventId: "E" });
     const reversed = { ...event, odds: Object.fromEntries(Object.entries(event.odds).reverse()) };
     expect(JSON.stringify(renderEvent(reversed))).toBe(JSON.stringify(renderEvent(event)));
+  });
+});
+
+describe("contractJson", () => {
+  const cases: Array<[string, ContractEvent]> = [
+    ["a priced event", renderEvent(eventProto({ eventId: "AFL_JSON" }))],
+    ["an event without odds", renderEvent(eventProto({ eventId: "AFL_BARE", noOdds: true }))],
+  ];
+  // A document written before alternate lines were rendered has sides without the member; strings need escaping.
+  const older = JSON.parse(JSON.stringify(cases[0]![1])) as ContractEvent;
+  delete (older.odds["points-home-game-ml-home"] as { altLines?: unknown }).altLines;
+  older.info.displayName = 'Home "v" Away \\ \u2028';
+  cases.push(["sides without altLines and escaped strings", older]);
+
+  it.each(cases)("renders %s as JSON.stringify does, and without altLines as the default shape does", (_, event) => {
+    const json = contractJson(event);
+    expect(json.full).toBe(JSON.stringify(event));
+    expect(json.withoutAltLines).toBe(JSON.stringify(shapeEvent(event, FULL_SHAPE)));
+    expect(contractJsonWithoutAltLines(event)).toBe(json.withoutAltLines);
+  });
+
+  it("leaves out altLines only: the alternate lines are in the full form", () => {
+    const json = contractJson(cases[0]![1]);
+    expect(json.full).toContain('"altLines":{"');
+    expect(json.withoutAltLines).not.toContain('"altLines"');
   });
 });

@@ -151,3 +151,52 @@ export function renderEvent(event: events.Event): ContractEvent {
     },
   };
 }
+
+/** An event's JSON in the two forms the read model keeps: full, and without alternate lines (the default shape). */
+export interface ContractJson {
+  full: string;
+  withoutAltLines: string;
+}
+
+/**
+ * `JSON.stringify(event)` and the same bytes with every side's `altLines` left out (what
+ * `shapeEvent(event, FULL_SHAPE)` renders), each price stringified once for both: `altLines` is a
+ * side's last key, so a side's full JSON is its JSON without them plus that one member.
+ */
+export function contractJson(event: ContractEvent): ContractJson {
+  const full: string[] = [];
+  const withoutAltLines: string[] = [];
+  for (const [oddID, side] of Object.entries(event.odds)) {
+    const { altLines, ...rest } = side;
+    const member = sideMember(oddID, rest);
+    withoutAltLines.push(member);
+    full.push(altLines === undefined ? member : `${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`);
+  }
+  return {
+    full: objectJsonWith(event, "odds", `{${full.join(",")}}`),
+    withoutAltLines: objectJsonWith(event, "odds", `{${withoutAltLines.join(",")}}`),
+  };
+}
+
+/** `contractJson(event).withoutAltLines` alone (the full form is at hand: a stored event being loaded). */
+export function contractJsonWithoutAltLines(event: ContractEvent): string {
+  const members = Object.entries(event.odds).map(([oddID, { altLines: _altLines, ...rest }]) =>
+    sideMember(oddID, rest),
+  );
+  return objectJsonWith(event, "odds", `{${members.join(",")}}`);
+}
+
+/** One member of `odds`, its side without alternate lines. */
+function sideMember(oddID: string, side: Omit<ContractOdds, "altLines">): string {
+  return `${JSON.stringify(oddID)}:${JSON.stringify(side)}`;
+}
+
+/** `JSON.stringify(object)` with one member's value given as JSON already. */
+function objectJsonWith(object: object, key: string, valueJson: string): string {
+  const members: string[] = [];
+  for (const [name, value] of Object.entries(object)) {
+    if (value === undefined) continue;
+    members.push(`${JSON.stringify(name)}:${name === key ? valueJson : JSON.stringify(value)}`);
+  }
+  return `{${members.join(",")}}`;
+}

@@ -1,6 +1,6 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { renderEvent, type ContractEvent } from "./render";
-import { newerStamps, restampJson, stampsOf } from "./stamps";
+import { newerStamps, restampJson, stampsOf, stampsOfEvent } from "./stamps";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const event = renderEvent(eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW }));
@@ -11,6 +11,15 @@ describe("observation stamps", () => {
     const stamps = stampsOf(event);
     expect(stamps.lastUpdatedAtMs).toBe(NOW);
     expect([...stamps.bookmakers.keys()].sort()).toEqual(["neds", "pinnacle", "sportsbet", "tab"]);
+  });
+
+  it("reads the same stamps from the message as from its rendering", () => {
+    const message = eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW });
+    const [first] = Object.values(message.odds);
+    const [tab] = Object.values(first!.byBookmaker);
+    tab!.lastUpdatedAtMs = NOW + 5_000;
+    expect(stampsOfEvent(message)).toEqual(stampsOf(renderEvent(message)));
+    expect(stampsOfEvent(message).bookmakers.get(tab!.bookmakerId)).toBe(NOW + 5_000);
   });
 
   it("writes new stamps into the bytes exactly as a fresh rendering with those times would carry them", () => {

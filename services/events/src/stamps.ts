@@ -1,3 +1,4 @@
+import type { events } from "@odds/proto";
 import type { ContractEvent } from "./render";
 
 /**
@@ -34,6 +35,23 @@ export function stampsOf(event: ContractEvent): ObservationStamps {
     }
   }
   return { lastUpdatedAtMs: Date.parse(event.info.lastUpdatedAt), bookmakers };
+}
+
+/** The stamps `stampsOf(renderEvent(event))` reads, taken from the message without rendering or parsing a time. */
+export function stampsOfEvent(event: events.Event): ObservationStamps {
+  const bookmakers = new Map<string, number>();
+  const note = (byBookmaker: Record<string, events.BookmakerOdds>) => {
+    for (const [key, quote] of Object.entries(byBookmaker)) {
+      const bookmakerID = quote.bookmakerId || key;
+      if (quote.lastUpdatedAtMs > (bookmakers.get(bookmakerID) ?? Number.NEGATIVE_INFINITY))
+        bookmakers.set(bookmakerID, quote.lastUpdatedAtMs);
+    }
+  };
+  for (const side of Object.values(event.odds)) {
+    note(side.byBookmaker);
+    for (const line of Object.values(side.altLines)) note(line.byBookmaker);
+  }
+  return { lastUpdatedAtMs: event.info?.lastUpdatedAtMs ?? 0, bookmakers };
 }
 
 /** Stamps never move back: a replayed or late cycle leaves newer ones in place. */

@@ -62,6 +62,18 @@ export interface StoredEvent {
   contentHash: string;
 }
 
+/** What a write of one changed event stores: the contract packed, not the contract's object tree. */
+export interface EventWrite {
+  eventID: string;
+  sportID: string;
+  leagueID: string;
+  startsAtMs: number;
+  packed: Buffer;
+  contentHash: string;
+  marketBook?: Record<string, ContractOdds>;
+  settlement?: SettlementBook;
+}
+
 export interface StoredFeedState {
   version: number;
   cycleId: string;
@@ -164,22 +176,22 @@ export class EventStore {
     }
   }
 
-  async upsertEvents(changed: readonly StoredEvent[], version: number): Promise<void> {
+  async upsertEvents(changed: readonly EventWrite[], version: number): Promise<void> {
     for (let i = 0; i < changed.length; i += WRITE_BATCH) {
       const batch = await Promise.all(
-        changed.slice(i, i + WRITE_BATCH).map(async ({ contract, packed, contentHash, marketBook, settlement }) => ({
+        changed.slice(i, i + WRITE_BATCH).map(async (event) => ({
           replaceOne: {
-            filter: { _id: contract.eventID },
+            filter: { _id: event.eventID },
             replacement: {
               version,
-              contentHash,
-              sportId: contract.sportID,
-              leagueId: contract.leagueID,
-              startsAtMs: Date.parse(contract.status.startsAt),
-              v1Id: v1.v1Id("event", contract.eventID),
-              contract: new Binary(packed),
-              ...(marketBook ? { marketBook: new Binary(await packJson(JSON.stringify(marketBook))) } : {}),
-              ...(settlement ? { settlement: new Binary(await packJson(JSON.stringify(settlement))) } : {}),
+              contentHash: event.contentHash,
+              sportId: event.sportID,
+              leagueId: event.leagueID,
+              startsAtMs: event.startsAtMs,
+              v1Id: v1.v1Id("event", event.eventID),
+              contract: new Binary(event.packed),
+              ...(event.marketBook ? { marketBook: new Binary(await packJson(JSON.stringify(event.marketBook))) } : {}),
+              ...(event.settlement ? { settlement: new Binary(await packJson(JSON.stringify(event.settlement))) } : {}),
             },
             upsert: true,
           },

@@ -9,11 +9,11 @@ import { deflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
  */
 const deflate = promisify(deflateRaw);
 
-export function packJson(json: string | Buffer): Promise<Buffer> {
-  return deflate(json);
+export function packJson(json: string | Buffer, options: { fast?: boolean } = {}): Promise<Buffer> {
+  return deflate(json, options.fast ? { level: 1 } : {});
 }
 
-/** Packs on this thread; `fast` trades size for speed (renderings, unpacked far more often than packed). */
+/** Packs on this thread. `fast` (here and above) trades size for speed (renderings, unpacked far more often than packed). */
 export function packJsonSync(json: string | Buffer, options: { fast?: boolean } = {}): Buffer {
   return deflateRawSync(json, options.fast ? { level: 1 } : {});
 }

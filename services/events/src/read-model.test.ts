@@ -1,0 +1,45 @@
+import { v1 } from "@odds/proto";
+import { eventProto, eventQuery, HOUR, NOW } from "../test/fixtures";
+import type { PlanScope } from "./query";
+import { EventReadModel, preparedEvent } from "./read-model";
+import { renderEvent } from "./render";
+
+const ALL: PlanScope = { sportIDs: null, leagueIDs: null, bookmakerIDs: null, fairOdds: true };
+const state = (version: number) => ({ version, cycleId: `c${version}`, lastCycleAtMs: NOW });
+
+function prepared(eventId: string, startsAtMs: number, playerId: string) {
+  return preparedEvent(renderEvent(eventProto({ eventId, startsAtMs, playerId })), `hash-${eventId}-${playerId}`);
+}
+
+describe("EventReadModel.apply, per event", () => {
+  it("keeps serving order and the v1 lookups right as events are replaced, one call at a time", async () => {
+    const model = new EventReadModel();
+    model.apply(
+      [
+        prepared("A", NOW + 3 * HOUR, "P_SHARED"),
+        prepared("B", NOW + 1 * HOUR, "P_SHARED"),
+        prepared("C", NOW + 2 * HOUR, "P_C"),
+      ],
+      state(1),
+    );
+    const order = () =>
+      model
+        .list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW)
+        .items.map((json) => (JSON.parse(json.toString("utf8")) as { eventID: string }).eventID);
+    const player = (id: string) => model.resolveV1("players", [v1.v1Id("player", id)])[0];
+    expect(order()).toEqual(["B", "C", "A"]);
+    expect([player("P_SHARED"), player("P_C")]).toEqual(["P_SHARED", "P_C"]);
+
+    // B moves after A and drops the shared player: A still has them.
+    model.apply([prepared("B", NOW + 4 * HOUR, "P_B")], state(2));
+    expect(order()).toEqual(["C", "A", "B"]);
+    expect([player("P_SHARED"), player("P_B")]).toEqual(["P_SHARED", "P_B"]);
+    expect(model.resolveV1("events", [v1.v1Id("event", "B")])).toEqual(["B"]);
+
+    // The last event with the player drops them: their pl_ id names nothing any more.
+    model.apply([prepared("A", NOW + 3 * HOUR, "P_A")], state(3));
+    expect(player("P_SHARED")).toBe(v1.unresolvedV1Id(v1.v1Id("player", "P_SHARED")));
+    expect(order()).toEqual(["C", "A", "B"]);
+    expect(model.size).toBe(3);
+  });
+});
