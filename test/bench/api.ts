@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT, SERVICE_NAMES, startStack, stopChild, type Interruption, type RunningStack } from "@odds/local";
 import type { BareBody } from "./bare-server";
-import { deepenHistory, writtenDepth } from "./history-depth";
+import { deepenHistory, depthEndMs, writtenDepth } from "./history-depth";
 import {
   DATASET_INGEST_ENV,
   datasetFingerprint,
@@ -284,7 +284,7 @@ async function historyCaseEvent(
   return {
     historyEvent: depth.eventID,
     most: held?.ticks ?? 0,
-    from: `&from=${new Date(depth.fromMs).toISOString()}`,
+    from: `&from=${new Date(depth.fromMs).toISOString()}&to=${new Date(depthEndMs(depth)).toISOString()}`,
   };
 }
 
@@ -451,7 +451,10 @@ export async function runApiBench(report: (line: string) => void, interruption: 
     const historyCase = cases.find((c) => c.name.startsWith("history"));
     const historyQuery = historyCase ? new URL(`${origin}${historyCase.hot}`).searchParams : undefined;
     const historyEvent = historyQuery?.get("eventID") ?? "";
-    const historyFrom = historyQuery?.has("from") ? `&from=${historyQuery.get("from")}` : "";
+    const historyFrom = ["from", "to"]
+      .filter((name) => historyQuery?.has(name))
+      .map((name) => `&${name}=${historyQuery?.get(name)}`)
+      .join("");
     const paged = historyCase ? await pagedHistory(stack, historyEvent, historyFrom) : undefined;
     if (paged) {
       const retried = paged.retries > 0 ? ` (${paged.retries} page(s) retried after an error)` : "";

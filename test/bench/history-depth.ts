@@ -43,6 +43,14 @@ function depthFile(dataDir: string): string {
   return join(dataDir, "history-depth.json");
 }
 
+/**
+ * The end of the replay's window: its instants run to a day before it was written, far past the event's
+ * default window (two days after kick-off), which would leave most of the replay out of a read.
+ */
+export function depthEndMs(depth: HistoryDepth): number {
+  return depth.fromMs + SPAN_DAYS * DAY_MS;
+}
+
 /** The replay written for this dataset earlier, if any. */
 export function writtenDepth(dataDir: string): HistoryDepth | undefined {
   const file = depthFile(dataDir);
