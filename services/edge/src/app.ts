@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import type { HistoryGateway } from "./gateways/history";
 import { accessLogger, redactApiKey, type CursorSeal, type Logger } from "@odds/platform";
 import Koa, { type Context, type Middleware } from "koa";
+import compose from "koa-compose";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
@@ -94,7 +95,9 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
   const keyed =
     route.keyed === false ? [] : [authenticate(options.access), rateLimit(options.limiter, options.recorder)];
   const paged = isPaged(route.query);
-  router.get(anySlash(route.path), routeScope(route.errors), ...keyed, async (ctx) => {
+  // One router layer per route: with tracing on, the Koa instrumentation makes one span per layer,
+  // so the route is one span (named by its pattern) around the key, rate-limit and load spans.
+  const respond: Middleware = async (ctx) => {
     const raw = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
     if (route.keyed === false) {
       writeAnswer(ctx, await route.load(raw));
@@ -121,7 +124,8 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       return new Answer(renderPage(loaded), loaded.items.length);
     });
     await sendAnswer(ctx, answer);
-  });
+  };
+  router.get(anySlash(route.path), compose([routeScope(route.errors), ...keyed, respond]));
 }
 
 function writeAnswer(ctx: Context, answer: RouteAnswer): void {

@@ -50,6 +50,22 @@ describe("tracing across the edge and a gRPC service", () => {
     expect(spans.some((span) => span.scope.includes("redis"))).toBe(true);
   });
 
+  it("traces the route as ONE Koa span under the HTTP span, with the key and rate-limit calls inside it", () => {
+    const spans = output?.spans ?? [];
+    const httpServer = spans.find((span) => span.kind === 1 && span.scope.includes("instrumentation-http"));
+    const koa = spans.filter((span) => span.scope.includes("instrumentation-koa"));
+    // Middleware layers (logging, error boundary, compression, dispatch) make no span of their own.
+    expect(koa.map((span) => [span.name, span.attributes["koa.type"]])).toEqual([
+      ["router - /v2/account/usage", "router"],
+    ]);
+    expect(koa[0]?.parentSpanId).toBe(httpServer?.spanId);
+    expect(httpServer?.name).toBe("GET /v2/account/usage");
+    const rateLimit = spans.find((span) => span.name === "redis-EVALSHA" || span.name === "redis-EVAL");
+    const keyLookup = spans.find((span) => span.kind === 2 && span.name.endsWith("UsageService/ResolveKey"));
+    expect(rateLimit?.parentSpanId).toBe(koa[0]?.spanId);
+    expect(keyLookup?.parentSpanId).toBe(koa[0]?.spanId);
+  });
+
   it("never records the API key in any span attribute", () => {
     expect(JSON.stringify(output?.spans ?? [])).not.toContain(apiKey);
     const httpServer = output?.spans.find((span) => span.kind === 1 && span.scope.includes("instrumentation-http"));

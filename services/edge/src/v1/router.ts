@@ -1,5 +1,7 @@
 import Router from "@koa/router";
 import type { CursorSeal, Logger } from "@odds/platform";
+import type { Middleware } from "koa";
+import compose from "koa-compose";
 import { bearerApiKey, type KeyAccess } from "../access/api-key";
 import { requirePlanFeature } from "../access/plan-features";
 import type { HistoryGateway } from "../gateways/history";
@@ -56,8 +58,8 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
 
   for (const route of routes) {
     const paged = isPaged(route.query);
-    router.get(
-      route.path,
+    // One router layer per route, as in v2: one span per route when tracing is on.
+    const stack: Middleware[] = [
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
       ...(route.requires ? [requirePlanFeature(route.requires, `GET ${V1_PREFIX}${route.path}`)] : []),
@@ -84,7 +86,8 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
           : await load();
         await sendAnswer(ctx, answer);
       },
-    );
+    ];
+    router.get(route.path, compose(stack));
   }
   if (options.historyFiles) {
     mountHistoryFileDownload(

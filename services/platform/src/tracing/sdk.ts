@@ -16,7 +16,7 @@ import { redactApiKey } from "../logger";
 /** The instrumentations every service loads: HTTP, Koa, gRPC, MongoDB and Redis. */
 export function instrumentations() {
   const { HttpInstrumentation } = require("@opentelemetry/instrumentation-http") as typeof HttpModule;
-  const { KoaInstrumentation } = require("@opentelemetry/instrumentation-koa") as typeof KoaModule;
+  const { KoaInstrumentation, KoaLayerType } = require("@opentelemetry/instrumentation-koa") as typeof KoaModule;
   const { GrpcInstrumentation } = require("@opentelemetry/instrumentation-grpc") as typeof GrpcModule;
   const { MongoDBInstrumentation } = require("@opentelemetry/instrumentation-mongodb") as typeof MongoModule;
   const { RedisInstrumentation } = require("@opentelemetry/instrumentation-redis") as typeof RedisModule;
@@ -30,7 +30,10 @@ export function instrumentations() {
         return query ? { "url.query": redactApiKey(`?${query}`).slice(1) } : {};
       },
     }),
-    new KoaInstrumentation(),
+    // Router layers only (one per route, named by its pattern): a span per middleware layer
+    // (logging, error boundary, compression, dispatch) tells nothing the HTTP span does not,
+    // and on a cached answer those spans cost the edge more CPU than the answer itself.
+    new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
     new GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
     new RedisInstrumentation(),
