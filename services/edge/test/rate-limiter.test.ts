@@ -199,6 +199,29 @@ describe("RateLimiter against Redis", () => {
     expect(ttlMs).toBeGreaterThan(0);
     expect(ttlMs).toBeLessThanOrEqual(61_000);
   });
+
+  it("gives a window made by carried entities alone its expiry, and keeps a window's expiry as requests count", async () => {
+    const keyID = freshKey();
+    const quotas = [quota("per-minute", 1_000, 1_000)];
+    const now = Date.now();
+    // Entities served in a minute where the key made no request: the flush creates that minute's hash.
+    const servedAt = now + 3 * 60_000;
+    limiter.recordEntities(keyID, quotas, 4, servedAt);
+    await limiter.flush();
+    const carriedOnly = `rl:{${keyID}}:per-minute:${Math.floor(servedAt / 60_000) * 60_000}`;
+    expect(await redis.hGetAll(carriedOnly)).toEqual({ e: "4" });
+    const carriedTtl = await redis.pTTL(carriedOnly);
+    expect(carriedTtl).toBeGreaterThan(2 * 60_000);
+    expect(carriedTtl).toBeLessThanOrEqual(4 * 60_000 + 1_000);
+    // A window made by a request, then counted again: the expiry set at creation stays.
+    await limiter.admit(keyID, quotas, now);
+    const counted = `rl:{${keyID}}:per-minute:${Math.floor(now / 60_000) * 60_000}`;
+    const first = await redis.pExpireTime(counted);
+    await limiter.admit(keyID, quotas, now);
+    expect(await redis.hGet(counted, "r")).toBe("2");
+    expect(first).toBeGreaterThan(now);
+    expect(await redis.pExpireTime(counted)).toBe(first);
+  });
 });
 
 describe("RateLimiter round trips (its own redis-server, so no other test's commands are counted)", () => {
@@ -247,8 +270,10 @@ describe("RateLimiter round trips (its own redis-server, so no other test's comm
       [...after].map(([name, calls]) => [name, calls - (before.get(name) ?? 0)]).filter(([, n]) => n !== 0),
     );
     // Five EVALSHA calls and nothing else from the client; commandstats also counts what the script
-    // runs inside: per call 3 HMGET, 3 + 3 HINCRBY (entities carried, then the request), 6 PEXPIREAT.
-    expect(ran).toEqual({ evalsha: 5, hmget: 15, hincrby: 30, pexpireat: 30 });
+    // runs inside: per call 3 HMGET, 3 + 3 HINCRBY (entities carried, then the request), and a
+    // PEXPIREAT only where a hash gets its first counter: the first call's carried entities land on
+    // hashes that held none (3); the windows' request counters were made by the first admission.
+    expect(ran).toEqual({ evalsha: 5, hmget: 15, hincrby: 30, pexpireat: 3 });
     // 10 + 4 x 10 = 50 entities before the fifth request: under 55, admitted; the sixth sees 60.
     expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true]);
     const refused = await limited.admit(keyID, quotas, now + 2);

@@ -61,6 +61,9 @@ export class RateLimiterUnavailableError extends Error {
  * are already at their maximum; otherwise counts one request in every window. n = 0 only adds.
  * Windows go shortest first; the refusing window is the LAST one exhausted (the one resetting latest),
  * so Retry-After says when a retry can pass, not when a shorter window resets into a still-spent longer one.
+ * A window's hash gets its expiry (its window end, plus a second) once, when the script creates it: a
+ * request counter that becomes 1, or carried entities landing on a hash with none. A hash is only ever
+ * made here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
  * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ...}.
  */
 export const RATE_LIMIT_SCRIPT = `
@@ -68,8 +71,10 @@ local n = tonumber(ARGV[1])
 local carriedBase = 1 + n * 3
 for j = 1, #KEYS - n do
   local key = KEYS[n + j]
-  redis.call("HINCRBY", key, "e", tonumber(ARGV[carriedBase + (j - 1) * 2 + 1]))
-  redis.call("PEXPIREAT", key, tonumber(ARGV[carriedBase + (j - 1) * 2 + 2]) + 1000)
+  local add = tonumber(ARGV[carriedBase + (j - 1) * 2 + 1])
+  if redis.call("HINCRBY", key, "e", add) == add then
+    redis.call("PEXPIREAT", key, tonumber(ARGV[carriedBase + (j - 1) * 2 + 2]) + 1000)
+  end
 end
 local out = {1, 0}
 local current = {}
@@ -90,7 +95,9 @@ for i = 1, n do
   local r = current[i][1]
   if out[1] == 1 then
     r = redis.call("HINCRBY", KEYS[i], "r", 1)
-    redis.call("PEXPIREAT", KEYS[i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
+    if r == 1 then
+      redis.call("PEXPIREAT", KEYS[i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
+    end
   end
   table.insert(out, r)
   table.insert(out, current[i][2])
