@@ -240,6 +240,21 @@ function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefin
   return shaped;
 }
 
+/** Whether the shape's oddID filter names this oddID (every oddID when it has none). */
+export function oddIDWanted(shape: OddsShape, oddID: string): boolean {
+  return shape.oddIDs.length === 0 || shape.oddIDs.some((pattern) => oddId.matchesOddIDPattern(pattern, oddID));
+}
+
+/**
+ * Whether `shapeEvent` can be given only the sides whose oddID the filter names (plus, with
+ * includeOpposingOdds, their opposing sides) and render what it renders from every side: true when
+ * an oddID filter is set and consensus and fair prices need no re-take over the plan's bookmakers
+ * (which reads every side of a market group).
+ */
+export function keepsOnlyNamedSides(shape: OddsShape): boolean {
+  return shape.oddIDs.length > 0 && shape.planBookmakerIDs === null;
+}
+
 /** The oddIDs of the event this shape keeps, in the event's order. */
 export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsShape): string[] {
   const all = Object.keys(odds);
@@ -247,7 +262,7 @@ export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsSh
   const keep = new Set<string>();
   for (const oddID of all) {
     const side = odds[oddID] as ContractOdds;
-    const byOddID = shape.oddIDs.length === 0 || shape.oddIDs.some((pattern) => oddIDMatches(pattern, side));
+    const byOddID = oddIDWanted(shape, side.oddID);
     const byPlayer = shape.playerIDs.length === 0 || (!!side.playerID && shape.playerIDs.includes(side.playerID));
     if (byOddID && byPlayer) keep.add(oddID);
   }

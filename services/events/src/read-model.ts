@@ -10,6 +10,8 @@ import {
   factsOf,
   FULL_SHAPE,
   isStale,
+  keepsOnlyNamedSides,
+  oddIDWanted,
   type OddsShape,
   type PagePosition,
   pagePositionSchema,
@@ -34,6 +36,7 @@ import {
 } from "./v1-render";
 import { v1 } from "@odds/proto";
 import { newerStamps, restampJson, stampsOf, type ObservationStamps } from "./stamps";
+import { oddsLayoutOf } from "./odds-layout";
 
 const FRESH_MARKER = '"stale":false';
 const STALE_MARKER = '"stale":true';
@@ -189,6 +192,40 @@ export class PreparedEvent {
   }
 
   /**
+   * The event with only the sides `shapeEvent` can keep for this shape (see `keepsOnlyNamedSides`),
+   * parsed from their bytes and the event's other members alone: a narrow read of a fully priced
+   * event parses a few KB, not its 1-2 MB. Undefined when the shape needs every side.
+   */
+  private withNamedSides(shape: OddsShape): ContractEvent | undefined {
+    if (!keepsOnlyNamedSides(shape)) return undefined;
+    // Without alternate lines, the default rendering: its sides are the full ones less `altLines`, their last key.
+    const json = unpackJson(shape.includeAltLines ? this.full : (this.renderings.get(DEFAULT_SHAPE_KEY) as Buffer));
+    const layout = oddsLayoutOf(json);
+    if (!layout) return undefined;
+    const byOddID = new Map(layout.sides.map((side) => [side.oddID, side]));
+    const parsed = new Map<string, ContractOdds>();
+    const parse = (oddID: string) => {
+      const at = byOddID.get(oddID);
+      if (!at || parsed.has(oddID)) return;
+      const bytes = restampJson(json.subarray(at.start, at.end), this.stamps, { inPlace: true });
+      parsed.set(oddID, JSON.parse(bytes.toString("utf8")) as ContractOdds);
+    };
+    for (const { oddID } of layout.sides) if (oddIDWanted(shape, oddID)) parse(oddID);
+    if (shape.includeOpposingOdds) {
+      for (const side of [...parsed.values()]) if (side.opposingOddID) parse(side.opposingOddID);
+    }
+    const others = Buffer.concat([json.subarray(0, layout.headEnd), json.subarray(layout.tailStart)]);
+    const event = JSON.parse(restampJson(others, this.stamps, { inPlace: true }).toString("utf8")) as ContractEvent;
+    const odds: Record<string, ContractOdds> = {};
+    for (const { oddID } of layout.sides) {
+      const side = parsed.get(oddID);
+      if (side) odds[oddID] = side;
+    }
+    event.odds = odds;
+    return event;
+  }
+
+  /**
    * The event's v1 rendering for this view and shape as of `nowMs`. Plan-driven shapes are kept
    * until a price in them turns stale; a market filter renders afresh.
    */
@@ -221,7 +258,7 @@ export class PreparedEvent {
     if (packed) {
       bytes = this.unpacked(packed);
     } else {
-      bytes = Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape)));
+      bytes = Buffer.from(JSON.stringify(shapeEvent(this.withNamedSides(shape) ?? this.contract(), shape)));
       if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES)
         this.renderings.set(key, packJsonSync(bytes, { fast: true }));
     }
