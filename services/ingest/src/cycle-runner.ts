@@ -81,6 +81,18 @@ export interface CycleReport {
   upstream: Record<string, Record<string, number>>;
   /** Writes still queued after this cycle's flush (0 when everything was written). */
   pending: Record<WriteTarget, number>;
+  /**
+   * Where the cycle's wall time went (ms): fetching the sources, normalising and pricing, comparing
+   * each event with what events hold, and each target's writes (they run side by side).
+   */
+  phaseMs: CyclePhases;
+}
+
+export interface CyclePhases {
+  fetch: number;
+  normalise: number;
+  fingerprint: number;
+  writes: Record<WriteTarget, number>;
 }
 
 interface HistoryBatch {
@@ -107,6 +119,9 @@ export class CycleRunner {
   /** Newest source write the last buildCycle saw, and the newest one a cycle has carried downstream. */
   private builtFreshestMs = 0;
   private writtenFreshestMs = 0;
+  /** The last buildCycle's fetch and normalisation times, and the last flush's per-target write times (ms). */
+  private buildPhases = { fetch: 0, normalise: 0 };
+  private writePhases: Record<WriteTarget, number> = { events: 0, history: 0, catalogue: 0 };
 
   constructor(
     private readonly deps: {
@@ -129,6 +144,7 @@ export class CycleRunner {
 
   /** Fetches, normalises and prices every source at `at`. A source that fails is left out (its leagues go stale). */
   async buildCycle(at: Date): Promise<CycleContent> {
+    const started = performance.now();
     const fetched = await Promise.all(
       this.deps.sources.map(async (source) => {
         try {
@@ -165,7 +181,10 @@ export class CycleRunner {
       this.lastUpstreamTally[sourceID] = snapshot.tally;
       this.deps.observer?.upstreamTally?.(sourceID, snapshot.tally);
     }
-    return normaliseCycle(snapshots, { fairOddsBookmakers: this.deps.fairOddsBookmakers });
+    const fetchedAt = performance.now();
+    const content = normaliseCycle(snapshots, { fairOddsBookmakers: this.deps.fairOddsBookmakers });
+    this.buildPhases = { fetch: Math.round(fetchedAt - started), normalise: Math.round(performance.now() - fetchedAt) };
+    return content;
   }
 
   async runCycle(at: Date): Promise<CycleReport> {
@@ -176,6 +195,7 @@ export class CycleRunner {
     // says the pipeline is stale, and each event's info.stale follows its own source write time.
     const fresh = this.builtFreshestMs > this.writtenFreshestMs;
     let eventsChanged = 0;
+    const enqueuedFrom = performance.now();
     if (fresh) {
       eventsChanged = this.enqueue(cycleID, at.getTime(), content);
       this.writtenFreshestMs = this.builtFreshestMs;
@@ -185,6 +205,7 @@ export class CycleRunner {
         "no source wrote since the last cycle; nothing applied",
       );
     }
+    const fingerprintMs = Math.round(performance.now() - enqueuedFrom);
     const pending = await this.flush();
     return {
       cycleID,
@@ -196,6 +217,7 @@ export class CycleRunner {
       rejectedQuotes: content.rejectedQuotes,
       upstream: this.lastUpstreamTally,
       pending,
+      phaseMs: { ...this.buildPhases, fingerprint: fingerprintMs, writes: { ...this.writePhases } },
     };
   }
 
@@ -295,13 +317,22 @@ export class CycleRunner {
         this.pendingCatalogue = undefined;
       }
     };
+    const flushStarted = performance.now();
+    this.writePhases = { events: 0, history: 0, catalogue: 0 };
+    const timed = (target: WriteTarget, flushTarget: () => Promise<void>) => async () => {
+      await flushTarget();
+      this.writePhases[target] = Math.round(performance.now() - flushStarted);
+    };
+    const history = timed("history", flushHistory);
+    const events = timed("events", flushEvents);
+    const catalogue = timed("catalogue", flushCatalogue);
     if (options.historyOnly) {
-      await flushHistory();
+      await history();
     } else if (options.eventsLast) {
-      await Promise.all([flushHistory(), flushCatalogue()]);
-      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await flushEvents();
+      await Promise.all([history(), catalogue()]);
+      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await events();
     } else {
-      await Promise.all([flushHistory(), flushEvents(), flushCatalogue()]);
+      await Promise.all([history(), events(), catalogue()]);
     }
 
     const pending: Record<WriteTarget, number> = {
