@@ -292,7 +292,7 @@ export class CycleRunner {
       );
       if (batches.length === 0) batches.push([]);
       const batchCount = batches.length;
-      for (const [i, batch] of batches.entries()) {
+      const send = async (batch: EventState[], i: number): Promise<boolean> => {
         const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
         // The stamps ride with the last call: the cycle is applied whole once it lands.
         const restamped = i === batchCount - 1 ? [...this.pendingRestamps.values()] : [];
@@ -300,7 +300,7 @@ export class CycleRunner {
         const written = await attempt("events", async () => {
           ({ unknownEventIDs: unknown } = await sink.applyEvents(batchID, observedAtMs, batch, restamped));
         });
-        if (!written) return;
+        if (!written) return false;
         for (const event of batch) {
           const sent = this.pendingEvents.get(event.eventID);
           if (sent) this.appliedContent.set(event.eventID, sent.fingerprint);
@@ -309,7 +309,24 @@ export class CycleRunner {
         for (const stamps of restamped) this.pendingRestamps.delete(stamps.eventID);
         // Events the service does not hold go whole with the next cycle.
         for (const eventID of unknown) this.appliedContent.delete(eventID);
+        return true;
+      };
+      // Calls before the last overlap by one: the next is encoded and sent while events applies the one
+      // before (the service applies them one at a time, in any order: each event is in one call). After a
+      // failure no further call starts; what did not land stays pending. The last call, with the stamps
+      // and the cycle's last batch id (the backfill's done-marker), goes only once every earlier one landed.
+      let inFlight: Promise<boolean> = Promise.resolve(true);
+      for (const [i, batch] of batches.slice(0, -1).entries()) {
+        const previous = inFlight;
+        const current = send(batch, i);
+        if (!(await previous)) {
+          await current;
+          return;
+        }
+        inFlight = current;
       }
+      if (!(await inFlight)) return;
+      await send(batches.at(-1) as EventState[], batchCount - 1);
     };
     const flushCatalogue = async () => {
       const catalogue = this.pendingCatalogue;
