@@ -478,10 +478,15 @@ export async function runApiBench(report: (line: string) => void, interruption: 
           : probe.freshnessMs(cycle, "history", historyRecordedAt(dataDir, cycle.cycleID, probe.eventID)),
     }));
     const seen = (ms: number | null) => (ms === null ? "(not seen)" : `${ms} ms`);
+    const phases = (p: (typeof cycles)[number]["phaseMs"]) =>
+      p === null
+        ? ""
+        : ` (fetch ${p.fetch}, normalise ${p.normalise}, fingerprint ${p.fingerprint}, then writes: ` +
+          `events ${p.writes.events}, history ${p.writes.history}, catalogue ${p.writes.catalogue} ms)`;
     for (const cycle of cycles)
       report(
         `  ingest ${cycle.cycleID}: ${cycle.events} events (${cycle.eventsChanged ?? "?"} changed), ${cycle.quotes} quotes, ` +
-          `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
+          `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms${phases(cycle.phaseMs)}; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
           `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}`,
       );
     const { byEvent, ...ticks } = await historyTicks(stack);

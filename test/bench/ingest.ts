@@ -90,6 +90,8 @@ export interface IngestCycle {
   quotes: number;
   wallMs: number;
   cpuMs: number;
+  /** Where the wall time went, as ingest logged it (null from a build that did not log it). */
+  phaseMs: { fetch: number; normalise: number; fingerprint: number; writes: Record<string, number> } | null;
 }
 
 /** The cycles ingest logged as done since `sinceMs`. */
@@ -110,6 +112,7 @@ export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
         quotes: Number(entry.quotes),
         wallMs: entry.wallMs,
         cpuMs: Number(entry.cpuMs),
+        phaseMs: (entry.phaseMs as IngestCycle["phaseMs"] | undefined) ?? null,
       });
     } catch {
       // A line cut short by a log rotation or a crash is not a cycle.

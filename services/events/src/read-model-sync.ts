@@ -107,6 +107,7 @@ export class ReadModelSync {
           if (moved !== held) restamped.set(eventID, moved);
           return true;
         };
+        let packing: Promise<void> = Promise.resolve();
         for (const message of latest.values()) {
           const event = withSourceWriteTime(message, cycle.observedAtMs);
           const rendered = renderForStore(event);
@@ -127,33 +128,34 @@ export class ReadModelSync {
               event.resultsCorrectedAtMs,
               cycle.observedAtMs,
             );
-            const [packed, packedDefault] = await Promise.all([
-              packJson(rendered.json),
-              packJson(rendered.defaultJson(), { fast: true }),
-            ]);
-            prepared.push(
-              new PreparedEvent(contract, contentHash, {
-                packed,
-                packedDefault,
-                stamps: stampsOfEvent(event),
-                marketBook,
-                settlement,
-              }),
+            const stamps = stampsOfEvent(event);
+            // Packed on the thread pool while the next event renders here: at most one event waits for
+            // its packing, and events are prepared (and written) in the order they came.
+            await packing;
+            packing = Promise.all([packJson(rendered.json), packJson(rendered.defaultJson(), { fast: true })]).then(
+              ([packed, packedDefault]) => {
+                prepared.push(
+                  new PreparedEvent(contract, contentHash, { packed, packedDefault, stamps, marketBook, settlement }),
+                );
+                writes.push({
+                  eventID: contract.eventID,
+                  sportID: contract.sportID,
+                  leagueID: contract.leagueID,
+                  startsAtMs: Date.parse(contract.status.startsAt),
+                  packed,
+                  contentHash,
+                  marketBook,
+                  settlement,
+                });
+              },
             );
-            writes.push({
-              eventID: contract.eventID,
-              sportID: contract.sportID,
-              leagueID: contract.leagueID,
-              startsAtMs: Date.parse(contract.status.startsAt),
-              packed,
-              contentHash,
-              marketBook,
-              settlement,
-            });
+            // Awaited at the next changed event or after the last; a failure surfaces there.
+            packing.catch(() => undefined);
           }
           // Rendering a large cycle is CPU work; let reads in between events.
           await yieldToReads();
         }
+        await packing;
         const unknownEventIds: string[] = [];
         for (const entry of cycle.restamped ?? []) {
           if (latest.has(entry.eventId)) continue;

@@ -81,6 +81,18 @@ export interface CycleReport {
   upstream: Record<string, Record<string, number>>;
   /** Writes still queued after this cycle's flush (0 when everything was written). */
   pending: Record<WriteTarget, number>;
+  /**
+   * Where the cycle's wall time went (ms): fetching the sources, normalising and pricing, comparing
+   * each event with what events hold, and each target's writes (they run side by side).
+   */
+  phaseMs: CyclePhases;
+}
+
+export interface CyclePhases {
+  fetch: number;
+  normalise: number;
+  fingerprint: number;
+  writes: Record<WriteTarget, number>;
 }
 
 interface HistoryBatch {
@@ -107,6 +119,9 @@ export class CycleRunner {
   /** Newest source write the last buildCycle saw, and the newest one a cycle has carried downstream. */
   private builtFreshestMs = 0;
   private writtenFreshestMs = 0;
+  /** The last buildCycle's fetch and normalisation times, and the last flush's per-target write times (ms). */
+  private buildPhases = { fetch: 0, normalise: 0 };
+  private writePhases: Record<WriteTarget, number> = { events: 0, history: 0, catalogue: 0 };
 
   constructor(
     private readonly deps: {
@@ -129,6 +144,7 @@ export class CycleRunner {
 
   /** Fetches, normalises and prices every source at `at`. A source that fails is left out (its leagues go stale). */
   async buildCycle(at: Date): Promise<CycleContent> {
+    const started = performance.now();
     const fetched = await Promise.all(
       this.deps.sources.map(async (source) => {
         try {
@@ -165,7 +181,10 @@ export class CycleRunner {
       this.lastUpstreamTally[sourceID] = snapshot.tally;
       this.deps.observer?.upstreamTally?.(sourceID, snapshot.tally);
     }
-    return normaliseCycle(snapshots, { fairOddsBookmakers: this.deps.fairOddsBookmakers });
+    const fetchedAt = performance.now();
+    const content = normaliseCycle(snapshots, { fairOddsBookmakers: this.deps.fairOddsBookmakers });
+    this.buildPhases = { fetch: Math.round(fetchedAt - started), normalise: Math.round(performance.now() - fetchedAt) };
+    return content;
   }
 
   async runCycle(at: Date): Promise<CycleReport> {
@@ -176,6 +195,7 @@ export class CycleRunner {
     // says the pipeline is stale, and each event's info.stale follows its own source write time.
     const fresh = this.builtFreshestMs > this.writtenFreshestMs;
     let eventsChanged = 0;
+    const enqueuedFrom = performance.now();
     if (fresh) {
       eventsChanged = this.enqueue(cycleID, at.getTime(), content);
       this.writtenFreshestMs = this.builtFreshestMs;
@@ -185,6 +205,7 @@ export class CycleRunner {
         "no source wrote since the last cycle; nothing applied",
       );
     }
+    const fingerprintMs = Math.round(performance.now() - enqueuedFrom);
     const pending = await this.flush();
     return {
       cycleID,
@@ -196,6 +217,7 @@ export class CycleRunner {
       rejectedQuotes: content.rejectedQuotes,
       upstream: this.lastUpstreamTally,
       pending,
+      phaseMs: { ...this.buildPhases, fingerprint: fingerprintMs, writes: { ...this.writePhases } },
     };
   }
 
@@ -270,7 +292,7 @@ export class CycleRunner {
       );
       if (batches.length === 0) batches.push([]);
       const batchCount = batches.length;
-      for (const [i, batch] of batches.entries()) {
+      const send = async (batch: EventState[], i: number): Promise<boolean> => {
         const batchID = batchCount === 1 ? cycleID : `${cycleID}#${i + 1}/${batchCount}`;
         // The stamps ride with the last call: the cycle is applied whole once it lands.
         const restamped = i === batchCount - 1 ? [...this.pendingRestamps.values()] : [];
@@ -278,7 +300,7 @@ export class CycleRunner {
         const written = await attempt("events", async () => {
           ({ unknownEventIDs: unknown } = await sink.applyEvents(batchID, observedAtMs, batch, restamped));
         });
-        if (!written) return;
+        if (!written) return false;
         for (const event of batch) {
           const sent = this.pendingEvents.get(event.eventID);
           if (sent) this.appliedContent.set(event.eventID, sent.fingerprint);
@@ -287,7 +309,24 @@ export class CycleRunner {
         for (const stamps of restamped) this.pendingRestamps.delete(stamps.eventID);
         // Events the service does not hold go whole with the next cycle.
         for (const eventID of unknown) this.appliedContent.delete(eventID);
+        return true;
+      };
+      // Calls before the last overlap by one: the next is encoded and sent while events applies the one
+      // before (the service applies them one at a time, in any order: each event is in one call). After a
+      // failure no further call starts; what did not land stays pending. The last call, with the stamps
+      // and the cycle's last batch id (the backfill's done-marker), goes only once every earlier one landed.
+      let inFlight: Promise<boolean> = Promise.resolve(true);
+      for (const [i, batch] of batches.slice(0, -1).entries()) {
+        const previous = inFlight;
+        const current = send(batch, i);
+        if (!(await previous)) {
+          await current;
+          return;
+        }
+        inFlight = current;
       }
+      if (!(await inFlight)) return;
+      await send(batches.at(-1) as EventState[], batchCount - 1);
     };
     const flushCatalogue = async () => {
       const catalogue = this.pendingCatalogue;
@@ -295,13 +334,22 @@ export class CycleRunner {
         this.pendingCatalogue = undefined;
       }
     };
+    const flushStarted = performance.now();
+    this.writePhases = { events: 0, history: 0, catalogue: 0 };
+    const timed = (target: WriteTarget, flushTarget: () => Promise<void>) => async () => {
+      await flushTarget();
+      this.writePhases[target] = Math.round(performance.now() - flushStarted);
+    };
+    const history = timed("history", flushHistory);
+    const events = timed("events", flushEvents);
+    const catalogue = timed("catalogue", flushCatalogue);
     if (options.historyOnly) {
-      await flushHistory();
+      await history();
     } else if (options.eventsLast) {
-      await Promise.all([flushHistory(), flushCatalogue()]);
-      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await flushEvents();
+      await Promise.all([history(), catalogue()]);
+      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await events();
     } else {
-      await Promise.all([flushHistory(), flushEvents(), flushCatalogue()]);
+      await Promise.all([history(), events(), catalogue()]);
     }
 
     const pending: Record<WriteTarget, number> = {

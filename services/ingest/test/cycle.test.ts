@@ -5,7 +5,7 @@ import { catalogue, events, history } from "@odds/proto";
 import { startGrpcServer, unaryHandler, UnavailableError, type RunningGrpcServer } from "@odds/platform";
 import pino from "pino";
 import { backfillCycleId, backfillFinished, runBackfill } from "../src/backfill";
-import { BACKFILL_BATCH_LIMITS, DEFAULT_BATCH_LIMITS } from "../src/cycle-runner";
+import { BACKFILL_BATCH_LIMITS, cycleIdAt, DEFAULT_BATCH_LIMITS } from "../src/cycle-runner";
 import { CycleRunner } from "../src/cycle-runner";
 import { contentFingerprint } from "../src/domain/observation-stamps";
 import type { FeedSource } from "../src/sources/feed-source";
@@ -38,6 +38,17 @@ class RecordingServices {
   notHeld = new Set<string>();
   /** Events answers this many more calls, then fails every one (ingest stopped mid-write); undefined: never. */
   eventsCallsBeforeCut: number | undefined;
+  /**
+   * Events answers a call of a cycle's several (`#k/n`, k < n - 1) only once the next call arrived (or after
+   * 10 s): a caller that waits for each answer before it sends the next waits 10 s a call and never has two
+   * in flight. What it saw: calls in flight at once.
+   */
+  eventsHoldForNext = false;
+  private waitingForNext: (() => void)[] = [];
+  eventsInFlight = 0;
+  eventsMostInFlight = 0;
+  /** Per events call in arrival order: its id, and whether no other call was in flight when it arrived. */
+  eventsArrivals: { cycleId: string; alone: boolean }[] = [];
 
   private failIfAsked(target: keyof RecordingServices["failing"]): void {
     if (this.failing[target] > 0) {
@@ -53,6 +64,21 @@ class RecordingServices {
         this.failIfAsked("events");
         if (this.eventsCallsBeforeCut === 0) throw new UnavailableError("events cut off (test)");
         if (this.eventsCallsBeforeCut !== undefined) this.eventsCallsBeforeCut -= 1;
+        this.eventsArrivals.push({ cycleId: request.cycleId, alone: this.eventsInFlight === 0 });
+        this.eventsInFlight += 1;
+        this.eventsMostInFlight = Math.max(this.eventsMostInFlight, this.eventsInFlight);
+        for (const release of this.waitingForNext.splice(0)) release();
+        const [, k, n] = /#(\d+)\/(\d+)$/.exec(request.cycleId) ?? [];
+        try {
+          if (this.eventsHoldForNext && Number(k) < Number(n) - 1) {
+            await new Promise<void>((resolve) => {
+              this.waitingForNext.push(resolve);
+              setTimeout(resolve, 10_000);
+            });
+          }
+        } finally {
+          this.eventsInFlight -= 1;
+        }
         this.applyCycle.push(request);
         this.lastCycleAtMs = request.observedAtMs;
         this.lastCycleId = request.cycleId;
@@ -95,6 +121,8 @@ class RecordingServices {
   }
 
   clear(): void {
+    this.eventsArrivals = [];
+    this.eventsMostInFlight = 0;
     this.applyCycle = [];
     this.recordQuotes = [];
     this.applyCatalogue = [];
@@ -209,7 +237,9 @@ describe("ingest cycles over gRPC", () => {
     const first = { events: services.applyCycle, history: services.recordQuotes, catalogue: services.applyCatalogue };
     services.clear();
     await runner().runCycle(AT);
-    expect(services.applyCycle).toEqual(first.events);
+    // Events calls overlap (see below), so they may arrive in another order: the same calls all the same.
+    const byId = (calls: events.ApplyCycleRequest[]) => [...calls].sort((a, b) => a.cycleId.localeCompare(b.cycleId));
+    expect(byId(services.applyCycle)).toEqual(byId(first.events));
     expect(services.recordQuotes).toEqual(first.history);
     expect(services.applyCatalogue).toEqual(first.catalogue);
   });
@@ -237,6 +267,45 @@ describe("ingest cycles over gRPC", () => {
     expect(stamped.every((s) => before.get(s.eventId) === after.get(s.eventId))).toBe(true);
     expect(whole.every((e) => before.get(e.eventId) !== after.get(e.eventId))).toBe(true);
     expect(first.eventsChanged).toBe(first.events);
+  });
+
+  test("events calls overlap by one while events applies; the last, with the stamps, goes once every earlier one was answered", async () => {
+    const ingest = new CycleRunner({
+      sources,
+      sink,
+      logger,
+      fairOddsBookmakers: FAIR,
+      limits: { ...DEFAULT_BATCH_LIMITS, eventsPerCall: 10 },
+    });
+    services.eventsHoldForNext = true;
+    try {
+      for (const at of [AT, NEXT]) {
+        services.clear();
+        const report = await ingest.runCycle(at);
+        expect(report.pending).toEqual({ history: 0, events: 0, catalogue: 0 });
+        const calls = services.eventsArrivals;
+        expect(calls.length).toBeGreaterThan(3);
+        // Two at once, never more: the next call is sent while the service still works on one (a caller
+        // waiting for each answer has one in flight; two in flight may still arrive in either order).
+        expect(services.eventsMostInFlight).toBe(2);
+        expect(calls.slice(0, -1).filter((call) => !call.alone).length).toBeGreaterThan(0);
+        // The cycle's last batch id (a backfill's done-marker) and the stamps arrive alone, after the rest.
+        const last = services.applyCycle.at(-1) as events.ApplyCycleRequest;
+        expect(last.cycleId).toBe(`${cycleIdAt(at)}#${calls.length}/${calls.length}`);
+        expect(calls.at(-1)).toEqual({ cycleId: last.cycleId, alone: true });
+        expect(services.applyCycle.slice(0, -1).every((r) => r.restamped.length === 0)).toBe(true);
+        // Every event exactly once: whole or as its stamps.
+        const sent = [
+          ...services.applyCycle.flatMap((r) => r.events.map((e) => e.eventId)),
+          ...last.restamped.map((s) => s.eventId),
+        ];
+        expect(new Set(sent).size).toBe(sent.length);
+        expect(sent.length).toBe(report.events);
+        expect(services.applyCycle.flatMap((r) => r.events)).toHaveLength(report.eventsChanged);
+      }
+    } finally {
+      services.eventsHoldForNext = false;
+    }
   });
 
   test("events the events service no longer holds are sent whole on the next cycle", async () => {
