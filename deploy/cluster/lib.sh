@@ -37,9 +37,24 @@ start_daemon() {
   local name=$1
   shift
   mkdir -p "$STATE"
-  setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null &
+  # (fd 9: test.sh's machine-wide lock, which a daemon must not hold.)
+  setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null 9>&- &
   echo $! >"$STATE/$name.pid"
   echo "$name" >>"$STATE/daemons"
+}
+
+running() { [[ -f $STATE/$1.pid ]] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
+
+# start_dockerd: Debian's Docker engine, for the image builds only; overlay2 storage kept in
+# $CLUSTER_CACHE/docker, so a second run hits the layer cache.
+start_dockerd() {
+  running dockerd && return 0
+  mkdir -p "$STATE"
+  # dockerd creates its default bridge docker0 and leaves it behind: down.sh removes it when it was not there before.
+  ip link show docker0 >/dev/null 2>&1 || touch "$STATE/docker0.ours"
+  start_daemon dockerd dockerd --storage-driver="$DOCKER_STORAGE_DRIVER" --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
+    --pidfile "$STATE/dockerd-own.pid" -H "$DOCKER_HOST" --iptables=true
+  wait_for 60 dockerd $DOCKER version
 }
 
 # stop_daemon <name>: SIGTERM, then SIGKILL after 15 s.
