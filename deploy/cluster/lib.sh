@@ -1,9 +1,11 @@
 # Shared settings and helpers of the local-cluster scripts (sourced, never run).
 # CLUSTER_CACHE: built binaries, the base image, Docker's and containerd's stores (kept between
-# runs) and the state of a running cluster (default: the git-ignored .tools/cluster).
+# runs) and the state of a running cluster. The default is one folder per machine, outside any
+# checkout, so every clone on the machine (CI clones afresh for each run) reuses what an earlier
+# run built; the scripts run as root, hence /var/cache.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 # Resolved: the mounts down.sh must undo are listed under the real path, never a symlink's.
-CLUSTER_CACHE="$(realpath -m "${CLUSTER_CACHE:-$ROOT/.tools/cluster}")"
+CLUSTER_CACHE="$(realpath -m "${CLUSTER_CACHE:-/var/cache/odds-read-api/cluster}")"
 K8S_VERSION=v1.32.4
 K8S_STAGING_VERSION=v0.32.4
 COREDNS_VERSION=v1.12.1
