@@ -52,8 +52,12 @@ running() { [[ -f $STATE/$1.pid ]] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/nu
 start_dockerd() {
   running dockerd && return 0
   mkdir -p "$STATE"
-  # dockerd creates its default bridge docker0 and leaves it behind: down.sh removes it when it was not there before.
-  ip link show docker0 >/dev/null 2>&1 || touch "$STATE/docker0.ours"
+  # dockerd creates its default bridge docker0 and its iptables chains and rules, sets the FORWARD policy to DROP,
+  # and leaves all of it behind: down.sh removes them, and restores the policy, when no Docker engine ran before.
+  if ! ip link show docker0 >/dev/null 2>&1; then
+    touch "$STATE/docker0.ours"
+    iptables -S FORWARD | sed -n 's/^-P FORWARD //p' >"$STATE/forward-policy"
+  fi
   start_daemon dockerd dockerd --storage-driver="$DOCKER_STORAGE_DRIVER" --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
     --pidfile "$STATE/dockerd-own.pid" -H "$DOCKER_HOST" --iptables=true
   wait_for 60 dockerd $DOCKER version
