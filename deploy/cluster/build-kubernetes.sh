@@ -10,6 +10,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need go "the Go toolchain, https://go.dev"
 mkdir -p "$KBIN"
 components=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
+# CoreDNS, a separate module, builds beside Kubernetes (its downloads overlap the compile; on a machine
+# shared with other work, two builds also get a larger share of it).
+coredns_pid=""
+if [[ "$(cat "$KBIN/.coredns-version" 2>/dev/null)" != "$COREDNS_VERSION" || ! -x "$KBIN/coredns" ]]; then
+  log "building CoreDNS $COREDNS_VERSION from the Go module proxy..."
+  (
+    GOBIN="$KBIN" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "github.com/coredns/coredns@$COREDNS_VERSION"
+    echo "$COREDNS_VERSION" >"$KBIN/.coredns-version"
+  ) &
+  coredns_pid=$!
+  # Stopped with this script if the Kubernetes build fails.
+  trap '[[ -z $coredns_pid ]] || { pkill -TERM -P "$coredns_pid"; kill -TERM "$coredns_pid"; } 2>/dev/null || true' EXIT
+fi
 stamp="$KBIN/.kubernetes-version"
 if [[ "$(cat "$stamp" 2>/dev/null)" != "$K8S_VERSION" ]] || ! (cd "$KBIN" && ls "${components[@]}" >/dev/null 2>&1); then
   log "building Kubernetes $K8S_VERSION from the Go module proxy (about 9 minutes on two idle cores)..."
@@ -34,9 +47,7 @@ if [[ "$(cat "$stamp" 2>/dev/null)" != "$K8S_VERSION" ]] || ! (cd "$KBIN" && ls 
     || die "building Kubernetes $K8S_VERSION failed (see the go output above)"
   echo "$K8S_VERSION" >"$stamp"
 fi
-if [[ "$(cat "$KBIN/.coredns-version" 2>/dev/null)" != "$COREDNS_VERSION" || ! -x "$KBIN/coredns" ]]; then
-  log "building CoreDNS $COREDNS_VERSION from the Go module proxy..."
-  GOBIN="$KBIN" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "github.com/coredns/coredns@$COREDNS_VERSION" \
-    || die "building CoreDNS $COREDNS_VERSION failed"
-  echo "$COREDNS_VERSION" >"$KBIN/.coredns-version"
+if [[ -n $coredns_pid ]]; then
+  wait "$coredns_pid" || { coredns_pid=""; die "building CoreDNS $COREDNS_VERSION failed (see the go output above)"; }
+  coredns_pid=""
 fi

@@ -44,7 +44,16 @@ for table in filter nat mangle; do
 done
 if [[ -f $STATE/docker0.ours ]]; then
   ip link del docker0 2>/dev/null || true
-  rm -f "$STATE/docker0.ours"
+  # Docker's rules in the built-in chains (those naming docker0 or jumping to its chains), then its chains.
+  for table in filter nat; do
+    iptables -t "$table" -S | grep -E '^-A [A-Z]+ .*(docker0|-j DOCKER)' | grep -v '^-A DOCKER' | sed 's/^-A /-D /' |
+      while read -ra rule; do iptables -t "$table" "${rule[@]}" 2>/dev/null; done
+    chains=$(iptables -t "$table" -S | sed -n 's/^-N \(DOCKER[A-Z0-9-]*\)$/\1/p')
+    for chain in $chains; do iptables -t "$table" -F "$chain" 2>/dev/null; done
+    for chain in $chains; do iptables -t "$table" -X "$chain" 2>/dev/null; done
+  done
+  [[ -s $STATE/forward-policy ]] && iptables -P FORWARD "$(cat "$STATE/forward-policy")"
+  rm -f "$STATE/docker0.ours" "$STATE/forward-policy"
 fi
 iptables -D FORWARD -s "$POD_CIDR" -j ACCEPT 2>/dev/null || true
 iptables -D FORWARD -d "$POD_CIDR" -j ACCEPT 2>/dev/null || true

@@ -8,7 +8,9 @@
 #     each (only a label differs) for the rolling update,
 #   - odds-local/support (redis-server, the FerretDB program, curl: in-cluster stores and the
 #     chart's helm-test pod) and the pause image, compiled from Kubernetes' pause.c.
-# Expects dockerd and containerd running (deploy/cluster/up.sh starts both).
+# images.sh build: the base, service and support images (needs dockerd only: test.sh runs it beside
+# the Kubernetes build). images.sh import: the pause image (needs the Kubernetes sources) and the
+# import into containerd (needs the cluster: up.sh). No argument: both.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BASE="$IMAGE_PREFIX/base:bookworm-node"
@@ -51,55 +53,100 @@ base_image() {
 
 # build <tag> <context> [docker build args...]
 build() {
-  local tag=$1 context=$2
+  local tag=$1 context=$2 started=$SECONDS
   shift 2
   DOCKER_BUILDKIT=1 $DOCKER build --quiet -t "$tag" "$@" "$context" >"$STATE/build-${tag//[\/:]/_}.log" 2>&1 \
     || { tail -30 "$STATE/build-${tag//[\/:]/_}.log" >&2; die "docker build of $tag failed"; }
+  log "built $tag in $((SECONDS - started)) s"
 }
 
-base_image
+# Each build runs in the background; wait_all <pid...> fails if any of them failed.
+wait_all() {
+  local pid status=0
+  for pid; do wait "$pid" || status=1; done
+  return "$status"
+}
+
 # The Dockerfile names a dockerfile:1.7 frontend image, which needs a registry; the builder's
 # built-in frontend already knows everything it uses (cache mounts, multi-stage), so build from
 # a copy without that line.
 dockerfile="$STATE/Dockerfile.offline"
-sed '/^# syntax=/d' "$ROOT/deploy/docker/Dockerfile" >"$dockerfile"
-log "building the service images (first build: npm ci and tsc inside Docker, several minutes)..."
-for service in "${SERVICES[@]}"; do
-  build "$IMAGE_PREFIX/odds-$service:1" "$ROOT" -f "$dockerfile" --build-arg NODE_IMAGE="$BASE" --build-arg SERVICE="$service"
-  # The rolling update's target: the same build with one more label, so a different image.
-  build "$IMAGE_PREFIX/odds-$service:2" "$ROOT" -f "$dockerfile" --build-arg NODE_IMAGE="$BASE" --build-arg SERVICE="$service" \
-    --label org.opencontainers.image.revision=rollout-2
-done
 
-log "building the support and pause images..."
-support="$STATE/support-context"
-rm -rf "$support" && mkdir -p "$support"
-cp "$ROOT/deploy/local/bin/ferretdb-local" "$support/"
-cp "$(dirname "${BASH_SOURCE[0]}")/support.Dockerfile" "$support/Dockerfile"
-build "$IMAGE_PREFIX/support:1" "$support" --build-arg BASE="$BASE"
-pause_src=$(find "$CLUSTER_CACHE/src" -path '*/build/pause/linux/pause.c' | head -1)
-[[ -n $pause_src ]] || die "pause.c not found under $CLUSTER_CACHE/src (run deploy/cluster/build-kubernetes.sh)"
-need gcc "a C compiler (Debian: gcc), for the pause image"
-pause="$STATE/pause-context"
-rm -rf "$pause" && mkdir -p "$pause"
-gcc -Os -static -DVERSION=3.10-local -o "$pause/pause" "$pause_src" || die "compiling pause.c failed (needs gcc and libc6-dev)"
-printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' >"$pause/Dockerfile"
-build "$IMAGE_PREFIX/pause:3.10" "$pause"
+# service_image <service> <edition>: edition 2 is the rolling update's target, the same build with
+# one more label, so a different image.
+service_image() {
+  local args=(-f "$dockerfile" --build-arg NODE_IMAGE="$BASE" --build-arg SERVICE="$1")
+  [[ $2 == 1 ]] || args+=(--label "org.opencontainers.image.revision=rollout-$2")
+  build "$IMAGE_PREFIX/odds-$1:$2" "$ROOT" "${args[@]}"
+}
 
-# Import into containerd only what it lacks (same image ID), so a second run imports nothing.
-images=("$IMAGE_PREFIX/pause:3.10" "$IMAGE_PREFIX/support:1")
-for service in "${SERVICES[@]}"; do images+=("$IMAGE_PREFIX/odds-$service:1" "$IMAGE_PREFIX/odds-$service:2"); done
-missing=()
-for image in "${images[@]}"; do
-  id=$($DOCKER image inspect --format '{{.Id}}' "$image")
-  have=$("${CTR[@]}" images ls "name==docker.io/$image" -q 2>/dev/null | head -1)
-  [[ -n $have && "$(cat "$CLUSTER_CACHE/imported/${image//[\/:]/_}" 2>/dev/null)" == "$id" ]] || missing+=("$image")
-done
-if ((${#missing[@]})); then
-  log "importing ${#missing[@]} images into containerd..."
-  $DOCKER save "${missing[@]}" | "${CTR[@]}" images import - >/dev/null || die "ctr images import failed"
-  mkdir -p "$CLUSTER_CACHE/imported"
-  for image in "${missing[@]}"; do
-    $DOCKER image inspect --format '{{.Id}}' "$image" >"$CLUSTER_CACHE/imported/${image//[\/:]/_}"
+support_image() {
+  local support="$STATE/support-context"
+  rm -rf "$support" && mkdir -p "$support"
+  cp "$ROOT/deploy/local/bin/ferretdb-local" "$support/"
+  cp "$(dirname "${BASH_SOURCE[0]}")/support.Dockerfile" "$support/Dockerfile"
+  build "$IMAGE_PREFIX/support:1" "$support" --build-arg BASE="$BASE"
+}
+
+build_images() {
+  base_image
+  mkdir -p "$STATE"
+  sed '/^# syntax=/d' "$ROOT/deploy/docker/Dockerfile" >"$dockerfile"
+  log "building the service and support images (first build: npm ci and tsc inside Docker, several minutes)..."
+  # The support image (apt-get inside: mostly network waits) beside the first service image, which
+  # runs the Dockerfile's shared stages (the build, the production dependencies); the other eleven
+  # service images then reuse those stages from the cache, all at once.
+  local support pids=() service edition
+  support_image &
+  support=$!
+  service_image "${SERVICES[0]}" 1 || { wait "$support"; die "docker build of the first service image failed"; }
+  for service in "${SERVICES[@]}"; do
+    for edition in 1 2; do
+      [[ $service == "${SERVICES[0]}" && $edition == 1 ]] && continue
+      service_image "$service" "$edition" &
+      pids+=($!)
+    done
   done
-fi
+  wait_all "$support" "${pids[@]}" || die "building the images failed (see above)"
+}
+
+pause_image() {
+  local pause_src pause="$STATE/pause-context"
+  pause_src=$(find "$CLUSTER_CACHE/src" -path '*/build/pause/linux/pause.c' | head -1)
+  [[ -n $pause_src ]] || die "pause.c not found under $CLUSTER_CACHE/src (run deploy/cluster/build-kubernetes.sh)"
+  need gcc "a C compiler (Debian: gcc), for the pause image"
+  rm -rf "$pause" && mkdir -p "$pause"
+  gcc -Os -static -DVERSION=3.10-local -o "$pause/pause" "$pause_src" || die "compiling pause.c failed (needs gcc and libc6-dev)"
+  printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' >"$pause/Dockerfile"
+  build "$IMAGE_PREFIX/pause:3.10" "$pause"
+}
+
+# Imports into containerd only what it lacks (same image ID), so a second run imports nothing.
+import_images() {
+  pause_image
+  local images=("$IMAGE_PREFIX/pause:3.10" "$IMAGE_PREFIX/support:1") missing=() service image id have
+  for service in "${SERVICES[@]}"; do images+=("$IMAGE_PREFIX/odds-$service:1" "$IMAGE_PREFIX/odds-$service:2"); done
+  for image in "${images[@]}"; do
+    id=$($DOCKER image inspect --format '{{.Id}}' "$image") || die "image $image is missing (run deploy/cluster/images.sh build)"
+    have=$("${CTR[@]}" images ls "name==docker.io/$image" -q 2>/dev/null | head -1)
+    [[ -n $have && "$(cat "$CLUSTER_CACHE/imported/${image//[\/:]/_}" 2>/dev/null)" == "$id" ]] || missing+=("$image")
+  done
+  if ((${#missing[@]})); then
+    log "importing ${#missing[@]} images into containerd..."
+    $DOCKER save "${missing[@]}" | "${CTR[@]}" images import - >/dev/null || die "ctr images import failed"
+    mkdir -p "$CLUSTER_CACHE/imported"
+    for image in "${missing[@]}"; do
+      $DOCKER image inspect --format '{{.Id}}' "$image" >"$CLUSTER_CACHE/imported/${image//[\/:]/_}"
+    done
+  fi
+}
+
+case "${1:-all}" in
+  build) build_images ;;
+  import) import_images ;;
+  all)
+    build_images
+    import_images
+    ;;
+  *) die "usage: images.sh [build|import]" ;;
+esac

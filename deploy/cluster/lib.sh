@@ -1,9 +1,11 @@
 # Shared settings and helpers of the local-cluster scripts (sourced, never run).
 # CLUSTER_CACHE: built binaries, the base image, Docker's and containerd's stores (kept between
-# runs) and the state of a running cluster (default: the git-ignored .tools/cluster).
+# runs) and the state of a running cluster. The default is one folder per machine, outside any
+# checkout, so every clone on the machine (CI clones afresh for each run) reuses what an earlier
+# run built; the scripts run as root, hence /var/cache.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 # Resolved: the mounts down.sh must undo are listed under the real path, never a symlink's.
-CLUSTER_CACHE="$(realpath -m "${CLUSTER_CACHE:-$ROOT/.tools/cluster}")"
+CLUSTER_CACHE="$(realpath -m "${CLUSTER_CACHE:-/var/cache/odds-read-api/cluster}")"
 K8S_VERSION=v1.32.4
 K8S_STAGING_VERSION=v0.32.4
 COREDNS_VERSION=v1.12.1
@@ -37,9 +39,28 @@ start_daemon() {
   local name=$1
   shift
   mkdir -p "$STATE"
-  setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null &
+  # (fd 9: test.sh's machine-wide lock, which a daemon must not hold.)
+  setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null 9>&- &
   echo $! >"$STATE/$name.pid"
   echo "$name" >>"$STATE/daemons"
+}
+
+running() { [[ -f $STATE/$1.pid ]] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
+
+# start_dockerd: Debian's Docker engine, for the image builds only; overlay2 storage kept in
+# $CLUSTER_CACHE/docker, so a second run hits the layer cache.
+start_dockerd() {
+  running dockerd && return 0
+  mkdir -p "$STATE"
+  # dockerd creates its default bridge docker0 and its iptables chains and rules, sets the FORWARD policy to DROP,
+  # and leaves all of it behind: down.sh removes them, and restores the policy, when no Docker engine ran before.
+  if ! ip link show docker0 >/dev/null 2>&1; then
+    touch "$STATE/docker0.ours"
+    iptables -S FORWARD | sed -n 's/^-P FORWARD //p' >"$STATE/forward-policy"
+  fi
+  start_daemon dockerd dockerd --storage-driver="$DOCKER_STORAGE_DRIVER" --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
+    --pidfile "$STATE/dockerd-own.pid" -H "$DOCKER_HOST" --iptables=true
+  wait_for 60 dockerd $DOCKER version
 }
 
 # stop_daemon <name>: SIGTERM, then SIGKILL after 15 s.

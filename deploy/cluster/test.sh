@@ -12,16 +12,22 @@ started=$SECONDS
 step() { log "[$((SECONDS - started))s] $*"; }
 
 ((EUID == 0)) || die "the local cluster runs kubelet, containerd and dockerd: run as root"
+# One cluster per machine (one bridge, fixed addresses, one machine-wide cache): a second run at the
+# same time fails at once. The lock goes with this process (fd 9; start_daemon closes it).
+need flock "util-linux"
+lock=/run/lock/odds-read-api-cluster.lock
+mkdir -p "$(dirname "$lock")"
+exec 9>"$lock"
+flock -n 9 || die "another test:cluster run holds $lock on this machine; wait for it to end"
 step "host packages"
 bash "$here/ensure-host.sh"
 step "project preparation (npm ci, FerretDB program, TypeScript build, Helm)"
 bash "$ROOT/deploy/local/prepare.sh"
 bash "$ROOT/deploy/local/build-helm.sh"
 need helm "built by deploy/local/build-helm.sh into .tools/bin"
-step "Kubernetes and CoreDNS binaries"
-bash "$here/build-kubernetes.sh"
 
 diagnose() {
+  running kube-apiserver || return 0
   log "diagnostics: pods, recent events and logs of pods that are not ready"
   kubectl get pods -o wide 2>&1 | sed 's/^/  /' >&2 || true
   kubectl get events --sort-by=.lastTimestamp 2>&1 | tail -25 | sed 's/^/  /' >&2 || true
@@ -62,9 +68,12 @@ stop_keeping_logs() {
   cp -a -u /var/log/pods/"$NAMESPACE"_* "$dir/pods/" 2>/dev/null || true
 }
 
+images_pid=""
 finish() {
   local status=$?
   trap - EXIT INT TERM
+  # The image builds, when they still run beside a failed Kubernetes build.
+  [[ -z $images_pid ]] || kill -TERM -- "-$images_pid" 2>/dev/null || true
   stop_keeping_logs "$CLUSTER_LOGS"
   ((status == 0)) || diagnose
   step "stopping the cluster"
@@ -75,10 +84,20 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT TERM
 
+# The two longest steps of a cold run side by side: the Go build of Kubernetes and CoreDNS, and the
+# image builds (debootstrap, npm ci, tsc, apt-get: much of it network waits). Their own process
+# group, so finish can stop them.
+step "Kubernetes and CoreDNS binaries, and beside them the images"
+start_dockerd
+setsid bash "$here/images.sh" build &
+images_pid=$!
+bash "$here/build-kubernetes.sh"
+wait "$images_pid" || die "building the images failed (see above)"
+images_pid=""
 step "starting the cluster"
 bash "$here/up.sh"
-step "building and importing images"
-bash "$here/images.sh"
+step "importing the images"
+bash "$here/images.sh" import
 stop_daemon dockerd # image builds are done; it holds memory the pods want
 
 step "in-cluster stores (FerretDB, Redis)"

@@ -10,7 +10,6 @@ for cmd in dockerd containerd etcd runc iptables openssl ip; do need "$cmd" "run
 for bin in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl coredns; do
   [[ -x $KBIN/$bin ]] || die "missing $KBIN/$bin (run deploy/cluster/build-kubernetes.sh)"
 done
-running() { [[ -f $STATE/$1.pid ]] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
 running kube-apiserver && die "a cluster is running already ($STATE); stop it with deploy/cluster/down.sh"
 mkdir -p "$STATE" "$CLUSTER_CACHE/pki"
 pki=$CLUSTER_CACHE/pki
@@ -86,13 +85,9 @@ state = "$STATE/containerd"
     conf_dir = "$STATE/cni"
 TOML
 log "starting containerd and dockerd..."
-# dockerd creates its default bridge docker0 and leaves it behind: down.sh removes it when it was not there before.
-ip link show docker0 >/dev/null 2>&1 || touch "$STATE/docker0.ours"
 running containerd || start_daemon containerd containerd --config "$STATE/containerd.toml"
-running dockerd || start_daemon dockerd dockerd --storage-driver="$DOCKER_STORAGE_DRIVER" --data-root "$CLUSTER_CACHE/docker" --exec-root "$STATE/docker-exec" \
-  --pidfile "$STATE/dockerd-own.pid" -H "$DOCKER_HOST" --iptables=true
 wait_for 60 containerd "${CTR[@]}" version
-wait_for 60 dockerd $DOCKER version
+start_dockerd
 
 # ---- control plane
 log "starting etcd and the control plane..."

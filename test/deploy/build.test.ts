@@ -99,6 +99,9 @@ describe("deploy/docker/Dockerfile", () => {
   const dockerfile = read("deploy", "docker", "Dockerfile");
   const stages = dockerfile.split(/^FROM /m).slice(1);
   const runtime = stages.at(-1)!;
+  /** The stage named `name`, from its FROM line (`<base> AS <name>`) on. */
+  const stage = (name: string) => stages.find((s) => s.split("\n")[0].endsWith(` AS ${name}`)) ?? "";
+  const base = (text: string) => text.split("\n")[0].split(" AS ")[0];
 
   test("has no errors or warnings by the Dockerfile validator of the Docker language server (dockerfile-utils)", () => {
     const problems = lintDockerfile(dockerfile, {}).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
@@ -106,12 +109,23 @@ describe("deploy/docker/Dockerfile", () => {
     expect(lintDockerfile("FROM node:20\nCOPY package.json\n", {}).length).toBeGreaterThan(0);
   });
 
-  test("is multi-stage: the build stage runs npm ci and the whole build, the runtime stage installs production dependencies only", () => {
-    expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(stages[0]).toMatch(/RUN .*npm ci\b/);
-    expect(stages[0]).toMatch(/RUN npm run build/);
-    expect(runtime).toMatch(/npm ci --omit=dev --workspace "services\/\$SERVICE"/);
-    expect(runtime).not.toMatch(/npm run|npm install/);
+  test("is multi-stage: the build stage runs npm ci and the whole build, the production dependencies are installed once for every service, each runtime image adds only its code", () => {
+    const [build, deps] = [stage("build"), stage("deps")];
+    expect(base(build)).toBe("manifests");
+    expect(build).toMatch(/RUN .*npm ci\b/);
+    expect(build).toMatch(/RUN npm run build/);
+    // The production dependencies: one install for every service's workspace, independent of SERVICE, so
+    // the six images share it (built once, stored once on a node).
+    expect(base(deps)).toBe("manifests");
+    expect(deps).toMatch(/RUN [^]*npm ci --omit=dev/);
+    const installed = [...deps.matchAll(/--workspace (\S+)/g)].map((m) => m[1]);
+    expect(installed.sort()).toEqual(["proto", "services/platform", ...SERVICES.map((s) => `services/${s}`)].sort());
+    expect(deps).not.toContain("SERVICE");
+    // Each service's image: those dependencies plus its own compiled code, nothing installed or built.
+    expect(runtime).toBe(stage("runtime"));
+    expect(base(runtime)).toBe("deps");
+    expect(runtime).toContain("COPY --from=build /out/ ./");
+    expect(runtime).not.toMatch(/npm ci|npm run|npm install/);
   });
 
   test("the runtime stage runs as a non-root numeric user and starts the service with the tracing preload", () => {
@@ -123,14 +137,13 @@ describe("deploy/docker/Dockerfile", () => {
 
   test("copies every workspace manifest npm ci needs to check the lock file", () => {
     const workspaces: string[] = JSON.parse(read("package.json")).workspaces;
-    for (const workspace of workspaces) {
-      expect(stages[0]).toContain(`COPY ${workspace}/package.json ${workspace}/`);
-      expect(runtime).toContain(`/app/${workspace}/package.json ${workspace}/`);
-    }
+    const manifests = stage("manifests");
+    expect(manifests).toContain("COPY package.json package-lock.json ./");
+    for (const workspace of workspaces) expect(manifests).toContain(`COPY ${workspace}/package.json ${workspace}/`);
   });
 
-  // The runtime stage installs one workspace's dependencies only: a module that works in the monorepo
-  // because another package hoisted it would be missing from that service's image.
+  // Every image carries the production dependencies of all the services (one shared install): a module a
+  // service imports without declaring it would still load there, by accident. Each import must be declared.
   test.each([...SERVICES, "platform"])(
     "every module services/%s imports at run time is one of its declared dependencies",
     (name) => {
