@@ -204,11 +204,6 @@ export const FULL_SHAPE: OddsShape = {
   fairOdds: true,
 };
 
-/** oddID filter entry matching: exact, or PLAYER_ID in the statEntityID slot matching any player prop. */
-export function oddIDMatches(pattern: string, side: ContractOdds): boolean {
-  return oddId.matchesOddIDPattern(pattern, side.oddID);
-}
-
 function pickBookmakers<V>(entries: Record<string, V>, visible: ReadonlySet<string> | null): Record<string, V> {
   if (visible === null) return entries;
   const out: Record<string, V> = {};
@@ -240,7 +235,10 @@ function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefin
   return shaped;
 }
 
-/** Whether the shape's oddID filter names this oddID (every oddID when it has none). */
+/**
+ * Whether the shape's oddID filter names this oddID (every oddID when it has none): an entry matches
+ * exactly, or with PLAYER_ID in the statEntityID slot matching any player prop.
+ */
 export function oddIDWanted(shape: OddsShape, oddID: string): boolean {
   return shape.oddIDs.length === 0 || shape.oddIDs.some((pattern) => oddId.matchesOddIDPattern(pattern, oddID));
 }
