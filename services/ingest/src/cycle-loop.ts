@@ -21,7 +21,7 @@ export class CycleLoop {
   private stopped = false;
 
   constructor(
-    private readonly runner: CycleRunner,
+    private readonly runner: Pick<CycleRunner, "runCycle">,
     private readonly intervalMs: number,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -55,13 +55,26 @@ export class CycleLoop {
   /** Schedules a cycle at each following interval boundary until stop(). */
   start(): void {
     if (this.stopped) return;
-    const now = this.clock();
-    const next = (Math.floor(now / this.intervalMs) + 1) * this.intervalMs;
-    this.timer = setTimeout(() => {
-      this.runOnce()
-        .catch((err: unknown) => this.logger.error({ err }, "cycle failed"))
-        .finally(() => this.start());
-    }, next - now);
+    this.armFor((Math.floor(this.clock() / this.intervalMs) + 1) * this.intervalMs);
+  }
+
+  /**
+   * Runs the next cycle once the clock reads `boundaryMs`. A timer counts from the event loop's cached
+   * time, which lags the clock by however long the loop has been busy (a cycle's own synchronous work),
+   * so it can fire before its boundary: then it waits out the rest rather than run the previous
+   * interval's cycle again and skip this one.
+   */
+  private armFor(boundaryMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(
+      () => {
+        if (this.clock() < boundaryMs) return this.armFor(boundaryMs);
+        this.runOnce()
+          .catch((err: unknown) => this.logger.error({ err }, "cycle failed"))
+          .finally(() => this.start());
+      },
+      Math.max(0, boundaryMs - this.clock()),
+    );
   }
 
   /** Stops scheduling and waits for a cycle in flight to finish. */
