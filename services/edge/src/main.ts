@@ -24,6 +24,7 @@ import { v1Routes } from "./v1/routes";
 import { OddsFeed } from "./v1/stream/odds-feed";
 import { attachOddsStream } from "./v1/stream/server";
 import { StreamLeases } from "./v1/stream/stream-leases";
+import { warmUp } from "./system/warm-up";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../package.json") as { version: string };
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
       rateLimiterReachable: () => limiter.isReachable(),
     },
   });
+  // Listens (and so passes its readiness probe) only once its downstream is connected, or not in time.
+  await warmUp({ channels: { ...clients }, redis, limiter }, logger);
   const server = app.listen(config.HTTP_PORT, () => logger.info({ port: config.HTTP_PORT }, "edge listening"));
   // Idle keep-alive connections outlive the front proxy's and clients' idle timeouts, so a reused
   // connection is never closed by the edge just as a request is sent on it.

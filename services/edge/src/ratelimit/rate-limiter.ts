@@ -203,6 +203,11 @@ export class RateLimiter {
     return this.reachable;
   }
 
+  /** Loads the script into Redis ahead of the first admission, which then pays no NOSCRIPT round trip. */
+  async loadScript(): Promise<void> {
+    await this.redis.scriptLoad(RATE_LIMIT_SCRIPT);
+  }
+
   /** Starts the background flush of entities no request carried. */
   start(): void {
     this.flushTimer = setInterval(() => void this.flush(), this.options.entityFlushMs ?? DEFAULT_ENTITY_FLUSH_MS);

@@ -104,6 +104,13 @@ export function createGrpcClient<C extends Client>(
   });
 }
 
+/** Resolves once the client's channel is connected; rejects at the deadline (the channel keeps trying). */
+export function channelReady(client: Client, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(err) : resolve())),
+  );
+}
+
 type UnaryMethod<Req, Res> = (
   request: Req,
   metadata: Metadata,
