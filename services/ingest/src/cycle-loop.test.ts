@@ -24,18 +24,32 @@ function recordingRunner(instants: number[]) {
 }
 
 describe("cycle loop", () => {
+  afterEach(() => jest.useRealTimers());
+
   test("a timer that fires before its boundary by the cycle clock waits it out: no cycle is run twice or skipped", async () => {
     // Timers run on the monotonic clock; cycle instants are read from the wall clock (or INGEST_CLOCK_START's),
-    // which can run behind it (slewed, or a timer firing up to 1 ms early). Here the cycle clock runs at 90 %
-    // of the timers' pace, so every timer fires before its boundary by the cycle clock.
-    const INTERVAL_MS = 100;
-    const wallStart = Date.now();
-    const clock = () => Math.floor((Date.now() - wallStart) * 0.9);
+    // which can read a millisecond short of the boundary when its timer fires (slewed, or a timer firing up to
+    // 1 ms early). Here both are driven by hand: the timer fires while the cycle clock still reads 99.
+    jest.useFakeTimers();
+    let now = 0;
     const instants: number[] = [];
-    const loop = new CycleLoop(recordingRunner(instants), INTERVAL_MS, createLogger("test", "silent"), clock);
+    const loop = new CycleLoop(recordingRunner(instants), 100, createLogger("test", "silent"), () => now);
     loop.start();
-    while (instants.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    now = 99;
+    await jest.advanceTimersByTimeAsync(100);
+    expect(instants).toEqual([]);
+
+    now = 100;
+    await jest.advanceTimersByTimeAsync(1);
+    expect(instants).toEqual([100]);
+
+    now = 199;
+    await jest.advanceTimersByTimeAsync(99);
+    expect(instants).toEqual([100]);
+    now = 200;
+    await jest.advanceTimersByTimeAsync(1);
+    expect(instants).toEqual([100, 200]);
     await loop.stop();
-    expect(instants.slice(0, 3)).toEqual([100, 200, 300]);
   });
 });
