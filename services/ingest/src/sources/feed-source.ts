@@ -8,6 +8,11 @@ export interface FeedSource {
   readonly rank: number;
   fetchSnapshot(at: Date): Promise<FeedSnapshot>;
   /**
+   * The same snapshot with its events built as they are read, for sources that generate their quotes
+   * (the simulated feed): a cycle then holds a few events' quotes at a time, not the whole world.
+   */
+  streamSnapshot?(at: Date): StreamedSnapshot;
+  /**
    * Sources that can replay the past, for backfill: the snapshots of the events that kick off in the
    * request's kickoff window, observed in [from, to), oldest first. Each event's replay comes whole
    * from the one request whose window holds its kickoff, so a backfill asks window by window and
@@ -53,6 +58,13 @@ export interface FeedSnapshot {
   leagues: FeedLeague[];
   /** Upstream entries left out (unknown_market, malformed_price, ...) or left unmatched (unmatched_team, ...), by reason. */
   tally?: Record<string, number>;
+}
+
+/** A snapshot whose events come one at a time, in ascending eventID order (as `Array.prototype.sort` orders them). */
+export interface StreamedSnapshot {
+  /** Every league of the snapshot, each with `events` empty. */
+  snapshot: FeedSnapshot;
+  events(): Iterable<{ leagueID: string; event: FeedEvent }>;
 }
 
 export interface FeedLeague {

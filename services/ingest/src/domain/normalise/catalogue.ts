@@ -12,14 +12,68 @@ const byKey =
   (a: T, b: T) =>
     key(a).localeCompare(key(b));
 
-export function buildCatalogue(leagues: FeedLeague[], events: EventState[]): CatalogueContent {
-  return {
-    ...sportsAndLeagues(leagues),
-    teams: teamsOf(events),
-    players: playersOf(events),
-    stats: statsOf(events),
-    events: events.map(catalogueEvent),
-  };
+/** The catalogue gathered event by event (a cycle is built and written one event at a time). */
+export class CatalogueBuilder {
+  private readonly teams = new Map<string, CatalogueContent["teams"][number]>();
+  private readonly players = new Map<string, CatalogueContent["players"][number]>();
+  /** Every stat the events carry in results or odds, with the entity classes it appears at. */
+  private readonly stats = new Map<string, { levels: StatLevels; sportIDs: Set<string> }>();
+  private readonly events: CatalogueContent["events"] = [];
+
+  add(event: EventState): void {
+    for (const team of [event.home, event.away]) {
+      this.teams.set(team.teamID, {
+        teamID: team.teamID,
+        sportID: event.sportID,
+        leagueID: event.leagueID,
+        names: team.names,
+        colors: team.colors,
+        statEntityID: team.statEntityID,
+      });
+    }
+    for (const player of Object.values(event.players)) {
+      const known = this.players.get(player.playerID);
+      if (known) known.eventIDs.push(event.eventID);
+      else
+        this.players.set(player.playerID, {
+          ...player,
+          sportID: event.sportID,
+          leagueID: event.leagueID,
+          eventIDs: [event.eventID],
+        });
+    }
+    for (const entities of Object.values(event.results)) {
+      for (const [entity, values] of Object.entries(entities)) {
+        for (const statID of Object.keys(values)) this.noteStat(statID, entity, event.sportID);
+      }
+    }
+    for (const side of Object.values(event.odds)) this.noteStat(side.statID, side.statEntityID, event.sportID);
+    this.events.push(catalogueEvent(event));
+  }
+
+  build(leagues: FeedLeague[]): CatalogueContent {
+    return {
+      ...sportsAndLeagues(leagues),
+      teams: [...this.teams.values()].sort(byKey((t) => t.teamID)),
+      players: [...this.players.values()].sort(byKey((p) => p.playerID)),
+      stats: [...this.stats.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([statID, stat]) => ({
+          statID,
+          levels: stat.levels,
+          displays: statName(statID),
+          sportIDs: [...stat.sportIDs].sort(),
+        })),
+      events: this.events,
+    };
+  }
+
+  private noteStat(statID: string, entity: string, sportID: string): void {
+    const stat = this.stats.get(statID) ?? { levels: { all: false, team: false, player: false }, sportIDs: new Set() };
+    stat.levels[entityLevel(entity)] = true;
+    stat.sportIDs.add(sportID);
+    this.stats.set(statID, stat);
+  }
 }
 
 function sportsAndLeagues(feedLeagues: FeedLeague[]): Pick<CatalogueContent, "sports" | "leagues"> {
@@ -35,68 +89,6 @@ function sportsAndLeagues(feedLeagues: FeedLeague[]): Pick<CatalogueContent, "sp
     });
   }
   return { sports: [...sports.values()].sort(byKey((s) => s.sportID)), leagues };
-}
-
-function teamsOf(events: EventState[]): CatalogueContent["teams"] {
-  const teams = new Map<string, CatalogueContent["teams"][number]>();
-  for (const event of events) {
-    for (const team of [event.home, event.away]) {
-      teams.set(team.teamID, {
-        teamID: team.teamID,
-        sportID: event.sportID,
-        leagueID: event.leagueID,
-        names: team.names,
-        colors: team.colors,
-        statEntityID: team.statEntityID,
-      });
-    }
-  }
-  return [...teams.values()].sort(byKey((t) => t.teamID));
-}
-
-function playersOf(events: EventState[]): CatalogueContent["players"] {
-  const players = new Map<string, CatalogueContent["players"][number]>();
-  for (const event of events) {
-    for (const player of Object.values(event.players)) {
-      const known = players.get(player.playerID);
-      if (known) known.eventIDs.push(event.eventID);
-      else
-        players.set(player.playerID, {
-          ...player,
-          sportID: event.sportID,
-          leagueID: event.leagueID,
-          eventIDs: [event.eventID],
-        });
-    }
-  }
-  return [...players.values()].sort(byKey((p) => p.playerID));
-}
-
-/** Every stat the events carry in results or odds, with the entity classes it appears at. */
-function statsOf(events: EventState[]): CatalogueContent["stats"] {
-  const stats = new Map<string, { levels: StatLevels; sportIDs: Set<string> }>();
-  const note = (statID: string, entity: string, sportID: string) => {
-    const stat = stats.get(statID) ?? { levels: { all: false, team: false, player: false }, sportIDs: new Set() };
-    stat.levels[entityLevel(entity)] = true;
-    stat.sportIDs.add(sportID);
-    stats.set(statID, stat);
-  };
-  for (const event of events) {
-    for (const entities of Object.values(event.results)) {
-      for (const [entity, values] of Object.entries(entities)) {
-        for (const statID of Object.keys(values)) note(statID, entity, event.sportID);
-      }
-    }
-    for (const side of Object.values(event.odds)) note(side.statID, side.statEntityID, event.sportID);
-  }
-  return [...stats.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([statID, stat]) => ({
-      statID,
-      levels: stat.levels,
-      displays: statName(statID),
-      sportIDs: [...stat.sportIDs].sort(),
-    }));
 }
 
 function entityLevel(statEntityID: string): keyof StatLevels {

@@ -130,7 +130,7 @@ export function preMatchExpectation(seed: string, event: ScheduledEvent, atMs: n
   const key = `${seed}|${event.eventID}|${Math.min(atMs, event.actualStartMs)}`;
   const cached = expectations.get(key);
   if (cached) return cached;
-  if (expectations.size > 20_000) expectations.clear();
+  if (expectations.size > EXPECTATIONS_HELD) expectations.clear();
   const expectation = computeExpectation(seed, event, atMs);
   expectations.set(key, expectation);
   return expectation;
@@ -138,6 +138,11 @@ export function preMatchExpectation(seed: string, event: ScheduledEvent, atMs: n
 
 /** Pricing asks for the same (event, instant) many times per snapshot. */
 const expectations = new Map<string, Expectation>();
+/**
+ * A cycle generates its events one at a time, so a few events' instants are all the reuse there is; held
+ * longer, the memo was a standing part of ingest's heap between cycles (README "Ingest memory").
+ */
+const EXPECTATIONS_HELD = 5_000;
 
 function computeExpectation(seed: string, event: ScheduledEvent, atMs: number): Expectation {
   const profile = profileOf(event);

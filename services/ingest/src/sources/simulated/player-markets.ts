@@ -146,13 +146,18 @@ function overUnder(stat: PlayerStat, entity: string, at: number): SideProbabilit
 
 /** Player markets do not move with the clock, and every book prices them at several instants a cycle. */
 const modelsByPlayer = new Map<string, MarketModel[]>();
+/**
+ * The players of the events being generated (a cycle's one at a time, a backfill window's few dozen):
+ * 50,000 held every event's models between cycles, ~40 MB of ingest's standing heap (README "Ingest memory").
+ */
+const PLAYER_MODELS_HELD = 5_000;
 
 /** Every market on one player, with true probabilities. */
 export function playerMarketModels(seed: string, event: ScheduledEvent, player: FixturePlayer): MarketModel[] {
   const key = `${seed}|${event.eventID}|${player.name}`;
   let models = modelsByPlayer.get(key);
   if (!models) {
-    if (modelsByPlayer.size > 50_000) modelsByPlayer.clear();
+    if (modelsByPlayer.size > PLAYER_MODELS_HELD) modelsByPlayer.clear();
     models = buildPlayerModels(seed, event, player);
     modelsByPlayer.set(key, models);
   }

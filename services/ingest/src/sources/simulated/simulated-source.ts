@@ -8,6 +8,7 @@ import type {
   FeedSnapshot,
   FeedSource,
   ReplayRequest,
+  StreamedSnapshot,
 } from "../feed-source";
 import { alternateLines } from "./alternate-lines";
 import { COMPETITOR_SPORTS } from "./competitors";
@@ -83,17 +84,44 @@ export class SimulatedSource implements FeedSource {
   }
 
   fetchSnapshot(at: Date): Promise<FeedSnapshot> {
-    const atMs = at.getTime();
-    const leagues = LEAGUES.map((league) => {
-      const writeMs = this.lastWriteMs(league, atMs);
-      const events = eventsBetween(this.config.seed, league, writeMs - CARRY_PAST_MS, writeMs + this.carryAheadMs);
-      return this.feedLeague(
+    const leagues = this.liveSchedule(at.getTime()).map(({ league, writeMs, events }) =>
+      this.feedLeague(
         league,
         writeMs,
         events.map((event) => this.feedEvent(event, writeMs, "full")),
-      );
-    });
+      ),
+    );
     return Promise.resolve({ sourceID: this.id, leagues });
+  }
+
+  /** The live snapshot with each event generated as it is read (the schedule itself is small). */
+  streamSnapshot(at: Date): StreamedSnapshot {
+    const schedule = this.liveSchedule(at.getTime());
+    const ordered = schedule
+      .flatMap(({ league, writeMs, events }) => events.map((event) => ({ leagueID: league.leagueID, writeMs, event })))
+      .sort((a, b) => (a.event.eventID < b.event.eventID ? -1 : a.event.eventID > b.event.eventID ? 1 : 0));
+    const feedEvent = (event: ScheduledEvent, writeMs: number) => this.feedEvent(event, writeMs, "full");
+    return {
+      snapshot: {
+        sourceID: this.id,
+        leagues: schedule.map(({ league, writeMs }) => this.feedLeague(league, writeMs, [])),
+      },
+      *events() {
+        for (const { leagueID, writeMs, event } of ordered) yield { leagueID, event: feedEvent(event, writeMs) };
+      },
+    };
+  }
+
+  /** Each league's last write at `atMs` and the events a live snapshot then carries. */
+  private liveSchedule(atMs: number): Array<{ league: FixtureLeague; writeMs: number; events: ScheduledEvent[] }> {
+    return LEAGUES.map((league) => {
+      const writeMs = this.lastWriteMs(league, atMs);
+      return {
+        league,
+        writeMs,
+        events: eventsBetween(this.config.seed, league, writeMs - CARRY_PAST_MS, writeMs + this.carryAheadMs),
+      };
+    });
   }
 
   /**
