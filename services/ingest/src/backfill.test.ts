@@ -157,6 +157,7 @@ describe("whether a restarted ingest's backfill finished", () => {
       false,
     );
     expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z#3/7" })).toBe(false);
+    expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z#3" })).toBe(false);
     expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z#7/7" })).toBe(true);
     expect(backfillFinished({ atMs: 1, cycleID: "backfill-cycle-2026-11-18T09:00:00.000Z" })).toBe(true);
   });
@@ -164,6 +165,7 @@ describe("whether a restarted ingest's backfill finished", () => {
   test("a regular cycle marks it done, even one cut after batch k of n: the next cycle writes what it missed", () => {
     expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#3/7" })).toBe(true);
     expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#1/2" })).toBe(true);
+    expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#3" })).toBe(true);
     expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z#7/7" })).toBe(true);
     expect(backfillFinished({ atMs: 1, cycleID: "cycle-2026-11-21T09:02:00.000Z" })).toBe(true);
   });

@@ -204,7 +204,8 @@ export function backfillFinished(last: { atMs: number; cycleID: string }): boole
   if (last.atMs === 0) return false;
   if (!last.cycleID.startsWith(BACKFILL_CYCLE_PREFIX)) return true;
   if (last.cycleID.startsWith(FIRST_RESULTS_CYCLE_PREFIX)) return false;
-  const batch = /#(\d+)\/(\d+)$/.exec(last.cycleID);
+  // `#k` alone is a call sent while its cycle was still built: never the last one (that one says `#n/n`).
+  const batch = /#(\d+)(?:\/(\d+))?$/.exec(last.cycleID);
   return !batch || batch[1] === batch[2];
 }
 
