@@ -6,7 +6,10 @@ import type { Answer } from "./answer";
 export interface ResponseCacheOptions {
   /** Memory bound of all kept answers (bodies and their encodings). */
   maxBytes: number;
-  /** Longest an answer is served after it was made, whatever the feed version says. */
+  /**
+   * Longest an answer is served after its load began, whatever the feed version says: a write
+   * acknowledged before a read's load began is seen by every answer served more than this after it.
+   */
   maxAgeMs: number;
   /**
    * A hit on an answer with less than this left of its max age reloads it in the background (the
@@ -55,14 +58,18 @@ export class ResponseCache {
   private readonly answers: LRUCache<string, Answer>;
   private readonly loading = new Map<string, Promise<Answer>>();
   private readonly refreshAheadMs: number;
+  private readonly maxAgeMs: number;
 
   constructor(options: ResponseCacheOptions) {
+    this.maxAgeMs = options.maxAgeMs;
     this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 0, options.maxAgeMs);
     this.answers = new LRUCache<string, Answer>({
       maxSize: options.maxBytes,
       sizeCalculation: (answer) => Math.max(1, answer.size),
       ttl: options.maxAgeMs,
       ttlAutopurge: false,
+      // The clock `load` reads an answer's start from.
+      perf: performance,
     });
   }
 
@@ -84,15 +91,20 @@ export class ResponseCache {
 
   /**
    * One load of a key at a time. A reload that renders the same bytes as the answer it renews keeps
-   * that answer (and the encodings already made of it), with its age restarted.
+   * that answer (and the encodings already made of it), with its age restarted. The age counts from
+   * the load's start, not its end: the data it read may be as old as that, and a slow load (a
+   * loaded machine, a store stalling) must not stretch how long a superseded answer is served.
    */
   private load(key: string, load: () => Promise<Answer>, renewing: Answer | undefined): Promise<Answer> {
     const inFlight = this.loading.get(key);
     if (inFlight) return inFlight;
+    const start = performance.now();
     const pending = load()
       .then((made) => {
         const kept = renewing && renewing.etag === made.etag ? renewing : made;
-        this.answers.set(key, kept);
+        // A load slower than the max age serves its own request but is not kept.
+        if (performance.now() - start < this.maxAgeMs) this.answers.set(key, kept, { start });
+        else this.answers.delete(key);
         return kept;
       })
       .finally(() => this.loading.delete(key));
