@@ -62,6 +62,8 @@ export interface CaseRow {
   bare?: LoadResult;
   /** API req/s over the bare server's. */
   ratio?: number;
+  /** Each process's peak RSS (VmHWM, MB) once this case was measured: which case raised a peak. */
+  peakRssMb?: Record<string, number | null>;
 }
 
 let specFile = "";
@@ -323,6 +325,38 @@ async function pagedHistory(
   return { ticks, pages, ms: elapsedMs(), retries };
 }
 
+/** Peak RSS (VmHWM, MB) so far of every service and store of the stack. */
+function stackPeakRssMb(stack: RunningStack): Record<string, number | null> {
+  return Object.fromEntries([
+    ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
+    ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
+    ["ferretdb-history", peakRssMb(stack.mongoHistory.child.pid)] as const,
+    ["ferretdb-archive", peakRssMb(stack.mongoArchive.child.pid)] as const,
+    ["redis", peakRssMb(stack.redis.child.pid)] as const,
+  ]);
+}
+
+/**
+ * Where each process's final peak was reached: the first case once which its VmHWM stood within 2 %
+ * of the final value ("start" when it already did as the stack began serving, "after the cases"
+ * when only the steady cycle and the paged read that follow them raised it). Ingest cycles run
+ * beside the cases, so a case names when a peak was reached, not always what caused it.
+ */
+function peakReachedDuring(
+  final: Record<string, number | null>,
+  atServing: Record<string, number | null>,
+  rows: CaseRow[],
+): Record<string, string> {
+  const near = (peak: number | null | undefined, of: number | null) => peak != null && of != null && peak >= of * 0.98;
+  return Object.fromEntries(
+    Object.entries(final).map(([name, peak]) => {
+      if (near(atServing[name], peak)) return [name, "start"];
+      const row = rows.find((candidate) => near(candidate.peakRssMb?.[name], peak));
+      return [name, row ? `${row.case} ${row.mode} c=${row.connections}` : "after the cases"];
+    }),
+  );
+}
+
 /** Peak resident set (VmHWM) of a process, in MB. */
 function peakRssMb(pid: number | undefined): number | null {
   if (pid === undefined) return null;
@@ -367,6 +401,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
   const forgetStack = interruption.ownStarting(starting);
   const stack = await starting;
   const servingAt = Date.now();
+  const peakAtServing = stackPeakRssMb(stack);
   report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
   const probe = new FreshnessProbe(stack);
   probe.start();
@@ -437,6 +472,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             ...(bareResult && api.requests > 0 && bareResult.requests > 0
               ? { ratio: api.requestsPerSecond / bareResult.requestsPerSecond }
               : {}),
+            peakRssMb: stackPeakRssMb(stack),
           };
           rows.push(row);
           report(
@@ -497,13 +533,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         `history ticks: live ${ticks.live.ticks} in ${ticks.live.buckets} buckets, archive ${ticks.archive.ticks} in ${ticks.archive.buckets} buckets; ` +
         `densest event ${byEvent[0]?.eventID ?? "(none)"} ${byEvent[0]?.ticks ?? 0} ticks`,
     );
-    const rss = Object.fromEntries([
-      ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
-      ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
-      ["ferretdb-history", peakRssMb(stack.mongoHistory.child.pid)] as const,
-      ["ferretdb-archive", peakRssMb(stack.mongoArchive.child.pid)] as const,
-      ["redis", peakRssMb(stack.redis.child.pid)] as const,
-    ]);
+    const rss = stackPeakRssMb(stack);
+    const rssReached = peakReachedDuring(rss, peakAtServing, rows);
     const results = {
       at: new Date().toISOString(),
       commit: (await exec("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT })).stdout.trim(),
@@ -522,6 +553,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       failedCases,
       pagedHistory: paged ? { eventID: historyEvent, ...paged } : null,
       peakRssMb: rss,
+      peakRssMbAtServing: peakAtServing,
+      peakRssReachedDuring: rssReached,
     };
     report("");
     report(table(rows));
@@ -529,6 +562,11 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       `peak RSS (MB): ${Object.entries(rss)
         .map(([name, mb]) => `${name} ${fmt(mb ?? undefined)}`)
         .join(", ")}`,
+    );
+    report(
+      `peak RSS reached during: ${Object.entries(rssReached)
+        .map(([name, during]) => `${name} ${during}`)
+        .join("; ")}`,
     );
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = join(RESULTS_DIR, process.env.BENCH_RESULTS_NAME ?? "latest.json");
