@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT, SERVICE_NAMES, startStack, stopChild, type Interruption, type RunningStack } from "@odds/local";
 import type { BareBody } from "./bare-server";
+import { CpuSampler } from "./cpu-sampler";
 import { deepenHistory, depthEndMs, writtenDepth } from "./history-depth";
 import {
   DATASET_INGEST_ENV,
@@ -325,15 +326,20 @@ async function pagedHistory(
   return { ticks, pages, ms: elapsedMs(), retries };
 }
 
+/** The pid of every service and store of the stack, as running now (a restarted service has a new one). */
+function stackPids(stack: RunningStack): Record<string, number | undefined> {
+  return Object.fromEntries([
+    ...SERVICE_NAMES.map((name) => [name, stack.service(name).child.pid] as const),
+    ["ferretdb", stack.mongo.child.pid] as const,
+    ["ferretdb-history", stack.mongoHistory.child.pid] as const,
+    ["ferretdb-archive", stack.mongoArchive.child.pid] as const,
+    ["redis", stack.redis.child.pid] as const,
+  ]);
+}
+
 /** Peak RSS (VmHWM, MB) so far of every service and store of the stack. */
 function stackPeakRssMb(stack: RunningStack): Record<string, number | null> {
-  return Object.fromEntries([
-    ...SERVICE_NAMES.map((name) => [name, peakRssMb(stack.service(name).child.pid)] as const),
-    ["ferretdb", peakRssMb(stack.mongo.child.pid)] as const,
-    ["ferretdb-history", peakRssMb(stack.mongoHistory.child.pid)] as const,
-    ["ferretdb-archive", peakRssMb(stack.mongoArchive.child.pid)] as const,
-    ["redis", peakRssMb(stack.redis.child.pid)] as const,
-  ]);
+  return Object.fromEntries(Object.entries(stackPids(stack)).map(([name, pid]) => [name, peakRssMb(pid)]));
 }
 
 /**
@@ -405,6 +411,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
   report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
   const probe = new FreshnessProbe(stack);
   probe.start();
+  const cpu = new CpuSampler(() => stackPids(stack));
+  cpu.start();
   const rows: CaseRow[] = [];
   let bare: { origin: string; child: ChildProcess } | undefined;
   try {
@@ -501,10 +509,21 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       );
     }
 
-    await steadyCycle(dataDir, servingAt, report);
+    const casesEndedAt = Date.now();
+    // The steady cycle: the second done after the stack served, as the first after a start re-sends the whole world.
+    await awaitCycles(dataDir, "the steady cycle", 2, (cycle) => Date.parse(cycle.doneAt) > servingAt, report);
+    // A cycle with no read load beside it: what a cycle alone costs every process.
+    await awaitCycles(
+      dataDir,
+      "a cycle begun after the cases",
+      1,
+      (cycle) => cycleStartMs(cycle) >= casesEndedAt,
+      report,
+    );
     // Leave the probe a few polls past the last cycle's writes.
     await new Promise((resolve) => setTimeout(resolve, 6000));
     probe.stop();
+    cpu.stop();
     const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
       ...cycle,
       eventsFreshMs: probe.freshnessMs(cycle, "events", eventsAppliedAt(dataDir, cycle.cycleID)),
@@ -512,6 +531,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         probe.eventID === undefined
           ? null
           : probe.freshnessMs(cycle, "history", historyRecordedAt(dataDir, cycle.cycleID, probe.eventID)),
+      afterCases: cycleStartMs(cycle) >= casesEndedAt,
+      cpuMsByProcess: cpu.between(cycleStartMs(cycle), Date.parse(cycle.doneAt)),
     }));
     const seen = (ms: number | null) => (ms === null ? "(not seen)" : `${ms} ms`);
     const phases = (p: (typeof cycles)[number]["phaseMs"]) =>
@@ -519,11 +540,22 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         ? ""
         : ` (fetch ${p.fetch}, normalise ${p.normalise}, fingerprint ${p.fingerprint}, then writes: ` +
           `events ${p.writes.events}, history ${p.writes.history}, catalogue ${p.writes.catalogue} ms)`;
+    const cores = (await import("node:os")).cpus().length;
+    const machineCpu = (used: Record<string, number> | null) => {
+      if (used === null) return "";
+      const total = Object.values(used).reduce((sum, ms) => sum + ms, 0);
+      const each = Object.entries(used)
+        .filter(([, ms]) => ms >= 500)
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`)
+        .join(", ");
+      return `; CPU s of every process: ${each}; ${(total / 1000).toFixed(1)} core-s in all, at least ${(total / 1000 / cores).toFixed(1)} s of wall on ${cores} cores`;
+    };
     for (const cycle of cycles)
       report(
-        `  ingest ${cycle.cycleID}: ${cycle.events} events (${cycle.eventsChanged ?? "?"} changed), ${cycle.quotes} quotes, ` +
+        `  ingest ${cycle.cycleID}${cycle.afterCases ? " (after the cases)" : ""}: ${cycle.events} events (${cycle.eventsChanged ?? "?"} changed), ${cycle.quotes} quotes, ` +
           `wall ${cycle.wallMs} ms, CPU ${cycle.cpuMs} ms${phases(cycle.phaseMs)}; served after its writes by /v2/events/ ${seen(cycle.eventsFreshMs)}, ` +
-          `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}`,
+          `by /v2/odds/history/ ${seen(cycle.historyFreshMs)}${machineCpu(cycle.cpuMsByProcess)}`,
       );
     const { byEvent, ...ticks } = await historyTicks(stack);
     const dataset = datasetShape(await allEvents(stack));
@@ -585,22 +617,31 @@ function latency(result: LoadResult | undefined, ms: number | undefined): string
   return result === undefined || result.requests === 0 ? "" : fmt(ms, 1);
 }
 
+/** When a cycle began: its writes' end less its wall time. */
+function cycleStartMs(cycle: IngestCycle): number {
+  return Date.parse(cycle.doneAt) - cycle.wallMs;
+}
+
 /**
- * Waits (at most BENCH_CYCLE_WAIT_S) for the steady-state cycle: the second done after the stack
- * served, as the first after a start re-sends the whole world. Says why if it gives up.
+ * Waits (at most BENCH_CYCLE_WAIT_S) until `needed` cycles that `counts` are done (`what` names
+ * them in the progress lines). Says why if it gives up.
  */
-async function steadyCycle(dataDir: string, servingAt: number, report: (line: string) => void): Promise<void> {
+async function awaitCycles(
+  dataDir: string,
+  what: string,
+  needed: number,
+  counts: (cycle: IngestCycle) => boolean,
+  report: (line: string) => void,
+): Promise<void> {
   const waitUntilMs = Date.now() + CYCLE_WAIT_S * 1000;
-  const done = (): IngestCycle[] => ingestCycles(dataDir, servingAt).filter((c) => Date.parse(c.doneAt) > servingAt);
   let reported = -1;
   for (;;) {
     // One read of ingest's log per poll.
-    const cycles = done();
-    if (cycles.length >= 2) return;
+    const cycles = ingestCycles(dataDir, 0).filter(counts);
+    if (cycles.length >= needed) return;
     if (Date.now() >= waitUntilMs) {
       report(
-        `  gave up waiting for the steady cycle after BENCH_CYCLE_WAIT_S=${CYCLE_WAIT_S} s: ${cycles.length} cycle(s) done ` +
-          `since the stack served` +
+        `  gave up waiting for ${what} after BENCH_CYCLE_WAIT_S=${CYCLE_WAIT_S} s: ${cycles.length} of ${needed} done` +
           (cycles.length > 0 ? ` (the last at ${cycles.at(-1)!.doneAt}, wall ${cycles.at(-1)!.wallMs} ms)` : "") +
           "; raise BENCH_CYCLE_WAIT_S to wait longer",
       );
@@ -608,7 +649,7 @@ async function steadyCycle(dataDir: string, servingAt: number, report: (line: st
     }
     if (cycles.length !== reported) {
       reported = cycles.length;
-      report(`  waiting for the steady cycle: ${reported} of 2 cycles done since the stack served`);
+      report(`  waiting for ${what}: ${reported} of ${needed} done`);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
