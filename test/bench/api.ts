@@ -3,7 +3,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { REPO_ROOT, SERVICE_NAMES, startStack, stopChild, type Interruption, type RunningStack } from "@odds/local";
+import {
+  REPO_ROOT,
+  SERVICE_NAMES,
+  startStack,
+  stopChild,
+  type Interruption,
+  type RunningStack,
+  type ServiceName,
+} from "@odds/local";
 import type { BareBody } from "./bare-server";
 import { CpuSampler } from "./cpu-sampler";
 import { deepenHistory, depthEndMs, writtenDepth } from "./history-depth";
@@ -65,6 +73,13 @@ export interface CaseRow {
   ratio?: number;
   /** Each process's peak RSS (VmHWM, MB) once this case was measured: which case raised a peak. */
   peakRssMb?: Record<string, number | null>;
+  /**
+   * CPU ms per answered request each process of the stack used while the API's load ran (the load process and the
+   * bare server are not the stack's): where a case's CPU goes. Includes whatever else ran then (an ingest cycle).
+   */
+  cpuMsPerRequest?: Record<string, number>;
+  /** When the API's load ran (ISO instants), and whether an ingest cycle was under way during any of it. */
+  window?: { from: string; to: string; duringCycle: boolean };
 }
 
 let specFile = "";
@@ -378,6 +393,26 @@ function fmt(n: number | undefined, digits = 0): string {
   return n === undefined ? "" : n.toFixed(digits);
 }
 
+/**
+ * BENCH_INGEST_INTERVAL_MS: ingest's cycle interval during the run (its own 2 minutes by default). A long one
+ * leaves the cases without a cycle beside them after the start's, to tell the read path's own latency from the
+ * share of the machine a cycle takes.
+ */
+const INGEST_INTERVAL_ENV: Record<string, string> = process.env.BENCH_INGEST_INTERVAL_MS
+  ? { INGEST_INTERVAL_MS: process.env.BENCH_INGEST_INTERVAL_MS }
+  : {};
+
+/**
+ * Node flags per service for the run: BENCH_NODE_FLAGS_<SERVICE> (upper case, space-separated flags,
+ * e.g. BENCH_NODE_FLAGS_HISTORY="--heap-growing-percent=50"); none by default, as the services run.
+ */
+const serviceNodeFlags: Partial<Record<ServiceName, readonly string[]>> = Object.fromEntries(
+  SERVICE_NAMES.map((name) => [
+    name,
+    (process.env[`BENCH_NODE_FLAGS_${name.toUpperCase()}`] ?? "").split(" ").filter(Boolean),
+  ]),
+);
+
 export async function runApiBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
   const fingerprint = datasetFingerprint(SEED);
   const dataDir = process.env.BENCH_DATA_DIR ?? join(REPO_ROOT, ".local", "bench", fingerprint);
@@ -398,8 +433,9 @@ export async function runApiBench(report: (line: string) => void, interruption: 
     readyTimeoutMs: 45 * 60_000,
     serviceEnv: {
       usage: { PLANS_FILE: join(REPO_ROOT, "test", "bench", "plans.yaml") },
-      ingest: { SIM_SEED: SEED, ...DATASET_INGEST_ENV },
+      ingest: { SIM_SEED: SEED, ...DATASET_INGEST_ENV, ...INGEST_INTERVAL_ENV },
     },
+    nodeFlags: serviceNodeFlags,
     onProgress: (message) => report(`  ${message} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
     signal: interruption.signal,
   }).finally(() => stopWatching());
@@ -460,10 +496,14 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             ...key,
             ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}),
           };
+          const loadFrom = new Date().toISOString();
+          const cpuBefore = cpu.sample();
           const api = await measure(
             { origin, paths: mode === "cold" ? benchCase.cold! : [benchCase.hot], headers, connections },
             interruption,
           );
+          const cpuUsed = cpu.since(cpuBefore);
+          const loadTo = new Date().toISOString();
           const index = bodyIndex.get(`${benchCase.name}|${mode}`);
           const bareResult =
             index === undefined
@@ -481,12 +521,21 @@ export async function runApiBench(report: (line: string) => void, interruption: 
               ? { ratio: api.requestsPerSecond / bareResult.requestsPerSecond }
               : {}),
             peakRssMb: stackPeakRssMb(stack),
+            window: { from: loadFrom, to: loadTo, duringCycle: false },
+            ...(api.requests > 0 ? { cpuMsPerRequest: perRequest(cpuUsed, api.requests) } : {}),
           };
           rows.push(row);
           report(
             `  ${benchCase.name} ${mode} c=${connections}: ${rate(api)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
               `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx} (${api.windowSeconds} s)` +
-              (bareResult ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms` : ""),
+              (bareResult ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms` : "") +
+              (row.cpuMsPerRequest
+                ? ` | CPU ms a request: ${Object.entries(row.cpuMsPerRequest)
+                    .sort(([, a], [, b]) => b - a)
+                    .slice(0, 4)
+                    .map(([name, ms]) => `${name} ${ms}`)
+                    .join(", ")}`
+                : ""),
           );
         }
       }
@@ -540,6 +589,14 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         ? ""
         : ` (fetch ${p.fetch}, normalise ${p.normalise}, fingerprint ${p.fingerprint}, then writes: ` +
           `events ${p.writes.events}, history ${p.writes.history}, catalogue ${p.writes.catalogue} ms)`;
+    // A case's window overlaps a cycle from the cycle's start to the end of its writes (the events service applies
+    // the last call just after): its reads then share the machine with a cycle's whole write path.
+    for (const row of rows) {
+      if (!row.window) continue;
+      const from = Date.parse(row.window.from);
+      const to = Date.parse(row.window.to);
+      row.window.duringCycle = cycles.some((cycle) => cycleStartMs(cycle) < to && Date.parse(cycle.doneAt) > from);
+    }
     const cores = (await import("node:os")).cpus().length;
     const machineCpu = (used: Record<string, number> | null) => {
       if (used === null) return "";
@@ -579,6 +636,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         ...dataset,
         historyTicks: { ...ticks, densestEvent: byEvent[0] ?? null },
       },
+      serviceNodeFlags,
+      ingestIntervalMs: Number(process.env.BENCH_INGEST_INTERVAL_MS ?? 120_000),
       stackServingSeconds: (servingAt - startedAt) / 1000,
       ingestCycles: cycles,
       rows,
@@ -615,6 +674,15 @@ export async function runApiBench(report: (line: string) => void, interruption: 
 /** A latency, blank where no request completed (autocannon then reports 0). */
 function latency(result: LoadResult | undefined, ms: number | undefined): string {
   return result === undefined || result.requests === 0 ? "" : fmt(ms, 1);
+}
+
+/** CPU ms per request, to two decimals, of the processes that used any. */
+function perRequest(used: Record<string, number>, requests: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(used)
+      .filter(([, ms]) => ms > 0)
+      .map(([name, ms]) => [name, Math.round((ms / requests) * 100) / 100]),
+  );
 }
 
 /** When a cycle began: its writes' end less its wall time. */
@@ -658,14 +726,15 @@ async function awaitCycles(
 /** The one printed table: a markdown table, so the README can show it as is. */
 export function table(rows: CaseRow[]): string {
   const lines = [
-    "| case | mode | conns | bytes | API req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| case | mode | conns | bytes | API req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio | during a cycle |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     lines.push(
       `| ${row.case} | ${row.mode} | ${row.connections} | ${row.responseBytes || ""} | ${rate(row.api)} | ` +
         `${latency(row.api, row.api.p50Ms)} | ${latency(row.api, row.api.p99Ms)} | ${row.api.errors + row.api.non2xx} | ` +
-        `${rate(row.bare)} | ${latency(row.bare, row.bare?.p99Ms)} | ${fmt(row.ratio, 2)} |`,
+        `${rate(row.bare)} | ${latency(row.bare, row.bare?.p99Ms)} | ${fmt(row.ratio, 2)} | ` +
+        `${row.window === undefined ? "" : row.window.duringCycle ? "yes" : "no"} |`,
     );
   }
   return lines.join("\n");

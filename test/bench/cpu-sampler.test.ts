@@ -12,6 +12,7 @@ describe("CpuSampler", () => {
     const sampler = new CpuSampler(() => ({ spinner: child.pid, gone: 999_999_999 }), 50);
     try {
       sampler.start();
+      const first = sampler.sample();
       const from = Date.now();
       expect(sampler.between(from - 60_000, from)).toBeNull();
       // However slowly a loaded machine runs the child, its 600 ms of CPU is used before it idles.
@@ -22,6 +23,8 @@ describe("CpuSampler", () => {
         if (used && (used.spinner ?? 0) >= 500) break;
       }
       expect(used?.spinner).toBeGreaterThanOrEqual(500);
+      // The same CPU read from a sample of one's own, up to now.
+      expect(sampler.since(first).spinner).toBeGreaterThanOrEqual(500);
       // A process that does not exist has no sample, rather than a zero.
       expect(used).not.toHaveProperty("gone");
     } finally {

@@ -16,7 +16,7 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   }
 }
 
-interface Sample {
+export interface Sample {
   atMs: number;
   /** Per process: its pid then and the CPU ms it had used. */
   cpu: Map<string, { pid: number; ms: number }>;
@@ -47,13 +47,21 @@ export class CpuSampler {
     this.timer = undefined;
   }
 
-  private sample(): void {
+  /** A sample taken now (kept with the periodic ones): pass it to `since` to read what each process used after it. */
+  sample(): Sample {
     const cpu = new Map<string, { pid: number; ms: number }>();
     for (const [name, pid] of Object.entries(this.pids())) {
       const ms = cpuMsOf(pid);
       if (pid !== undefined && ms !== undefined) cpu.set(name, { pid, ms });
     }
-    this.samples.push({ atMs: Date.now(), cpu });
+    const sample = { atMs: Date.now(), cpu };
+    this.samples.push(sample);
+    return sample;
+  }
+
+  /** CPU ms each process used since `first`, up to a sample taken now. */
+  since(first: Sample): Record<string, number> {
+    return used(first, this.sample());
   }
 
   /**
@@ -65,11 +73,15 @@ export class CpuSampler {
     const first = [...this.samples].reverse().find((sample) => sample.atMs <= fromMs);
     const last = this.samples.find((sample) => sample.atMs >= toMs);
     if (!first || !last) return null;
-    const used: Record<string, number> = {};
-    for (const [name, end] of last.cpu) {
-      const begin = first.cpu.get(name);
-      used[name] = Math.round(begin && begin.pid === end.pid ? end.ms - begin.ms : end.ms);
-    }
-    return used;
+    return used(first, last);
   }
+}
+
+function used(first: Sample, last: Sample): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [name, end] of last.cpu) {
+    const begin = first.cpu.get(name);
+    result[name] = Math.round(begin && begin.pid === end.pid ? end.ms - begin.ms : end.ms);
+  }
+  return result;
 }

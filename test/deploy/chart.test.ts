@@ -428,6 +428,40 @@ describe("environment specifics", () => {
     expect(parse(cm.data["plans.yaml"])).toEqual(shipped);
   });
 
+  test("nodeFlags go before the entry point, per service over the default, and the archiver takes its own", () => {
+    const objects = helmTemplate(staged.dir, "values-prod.yaml", [
+      "--set-json",
+      'defaults.nodeFlags=["--heap-growing-percent=50"]',
+      "--set-json",
+      "ingest.nodeFlags=[]",
+      "--set-json",
+      'archiver.nodeFlags=["--max-old-space-size=256"]',
+    ]);
+    const command = (component: string) =>
+      find(objects, "Deployment", nameOf(component)).spec.template.spec.containers[0].command;
+    expect(command("history")).toEqual([
+      "node",
+      "--heap-growing-percent=50",
+      "--require",
+      "@odds/platform/tracing/register",
+      "services/history/dist/main.js",
+    ]);
+    expect(command("ingest")).toEqual([
+      "node",
+      "--require",
+      "@odds/platform/tracing/register",
+      "services/ingest/dist/main.js",
+    ]);
+    const cron = find(objects, "CronJob", nameOf("archiver"));
+    expect(cron.spec.jobTemplate.spec.template.spec.containers[0].command.slice(0, 2)).toEqual([
+      "node",
+      "--max-old-space-size=256",
+    ]);
+    // A flag that is not one is refused by the values schema.
+    const bad = run(tool("helm"), ["template", "x", staged.dir, "--set-json", 'history.nodeFlags=["rm -rf"]']);
+    expect(bad.status).not.toBe(0);
+  });
+
   test("a service block overrides a default even with false (deep merge, not sprig merge)", () => {
     const objects = helmTemplate(staged.dir, "values-prod.yaml", ["--set", "events.autoscaling.enabled=false"]);
     expect(

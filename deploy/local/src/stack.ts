@@ -56,6 +56,8 @@ export interface StackOptions {
   sourcesFile?: string;
   /** Extra environment per service (for example a faster ingest cycle in tests). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Node flags per service, before its entry point (none by default; the benchmark compares V8 settings with them). */
+  nodeFlags?: Partial<Record<ServiceName, readonly string[]>>;
   /** Persist Redis to disk (local stack) or not (tests). */
   persistRedis?: boolean;
   /** How long a service may take to serve (ingest: its backfill and first cycle); 5 minutes by default. */
@@ -147,7 +149,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const processes = new Map<ServiceName, ManagedProcess>();
     const launch = async (name: ServiceName) => {
       signal?.throwIfAborted();
-      const proc = superviseService(name, dataDir, env[name], progress);
+      const proc = superviseService(name, dataDir, env[name], options.nodeFlags?.[name] ?? [], progress);
       processes.set(name, proc);
       started.push(proc);
       await waitUntil(name, () => healthCheck(name, ports), {
@@ -308,6 +310,7 @@ function superviseService(
   name: ServiceName,
   dataDir: string,
   env: Record<string, string>,
+  nodeFlags: readonly string[],
   progress: (message: string) => void,
 ): ManagedProcess {
   const logFile = logPath(dataDir, name);
@@ -317,7 +320,12 @@ function superviseService(
       spawnManaged(
         name,
         process.execPath,
-        ["--require", "@odds/platform/tracing/register", join(REPO_ROOT, "services", name, "dist", "main.js")],
+        [
+          ...nodeFlags,
+          "--require",
+          "@odds/platform/tracing/register",
+          join(REPO_ROOT, "services", name, "dist", "main.js"),
+        ],
         { cwd: REPO_ROOT, logFile, env: { ...process.env, OTEL_SERVICE_NAME: name, ...env } },
       ),
     { notify: progress },
