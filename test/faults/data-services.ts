@@ -148,6 +148,28 @@ export function ingestLogLines(file: string): IngestLogLine[] {
     .map((line) => JSON.parse(line) as IngestLogLine);
 }
 
+/** Log lines of the ingest process started `start` times before the current one (0: the first). */
+export function linesOfStart(file: string, start: number): IngestLogLine[] {
+  const starts = ingestLogLines(file).reduce<IngestLogLine[][]>((runs, line) => {
+    if (line.msg === "ingest starting") runs.push([]);
+    runs.at(-1)?.push(line);
+    return runs;
+  }, []);
+  return starts[start] ?? [];
+}
+
+/** Resolves once the ingest process of that start logged its backfill and first cycle written. */
+export function ingestServing(file: string, start: number, timeoutMs: number): Promise<void> {
+  return waitUntil(
+    `ingest start ${start} serving (${file})`,
+    async () => {
+      if (!linesOfStart(file, start).some((line) => line.msg === "backfill and first cycle written; SERVING"))
+        throw new Error("not yet");
+    },
+    { timeoutMs, intervalMs: 500 },
+  );
+}
+
 /** A FerretDB of a fault run's own in a fresh temporary folder, and a client to read what the run wrote. */
 export async function startFaultStore(name: string): Promise<{ dir: string; ferret: MongoServer; mongo: MongoClient }> {
   const dir = mkdtempSync(join(tmpdir(), `odds-faults-${name}-`));

@@ -4,7 +4,7 @@
 // writes every event whole, so what the cut cycle left out is written.
 import { waitUntil, type MongoServer, type SupervisedProcess } from "@odds/local";
 import type { MongoClient } from "mongodb";
-import { ingestLogLines, startFaultStore, startWritePath, type IngestLogLine, type WritePath } from "./data-services";
+import { ingestServing, linesOfStart, startFaultStore, startWritePath, type WritePath } from "./data-services";
 
 const PHASE_MS = 600_000;
 const ENV = {
@@ -16,27 +16,6 @@ const ENV = {
   // No scheduled cycle during the test: each start writes its first cycle only.
   INGEST_INTERVAL_MS: "3600000",
 };
-
-/** Log lines of the ingest process started `start` times before the current one (0: the first). */
-function linesOfStart(file: string, start: number): IngestLogLine[] {
-  const starts = ingestLogLines(file).reduce<IngestLogLine[][]>((runs, line) => {
-    if (line.msg === "ingest starting") runs.push([]);
-    runs.at(-1)?.push(line);
-    return runs;
-  }, []);
-  return starts[start] ?? [];
-}
-
-function serving(file: string, start: number): Promise<void> {
-  return waitUntil(
-    `ingest start ${start} serving (${file})`,
-    async () => {
-      if (!linesOfStart(file, start).some((line) => line.msg === "backfill and first cycle written; SERVING"))
-        throw new Error("not yet");
-    },
-    { timeoutMs: PHASE_MS, intervalMs: 500 },
-  );
-}
 
 /**
  * A regular cycle's events call before its last: `#k` (sent while the cycle was built, before the
@@ -72,7 +51,7 @@ describe("ingest SIGKILLed inside a regular cycle's events write", () => {
       const lastCycleId = async () => (await feed.findOne({ _id: "feed" }))?.cycleId ?? "";
 
       // First start: the backfill, the first live cycle's events under the backfill's own id.
-      await serving(run.ingestLog, 0);
+      await ingestServing(run.ingestLog, 0, PHASE_MS);
       expect(await lastCycleId()).toMatch(/^backfill-cycle-/);
 
       // Killed once the backfill is written: the restart skips it and sends every event whole in several calls.
@@ -90,7 +69,7 @@ describe("ingest SIGKILLed inside a regular cycle's events write", () => {
       expect(shortOfLast(await lastCycleId())).toBe(true);
 
       // Restarted again: the cut cycle is not an unfinished backfill.
-      await serving(run.ingestLog, 2);
+      await ingestServing(run.ingestLog, 2, PHASE_MS);
       for (const start of [1, 2]) {
         const lines = linesOfStart(run.ingestLog, start).map((line) => line.msg);
         expect(lines).toContain("events applied the backfill's last write or a later cycle; backfill skipped");

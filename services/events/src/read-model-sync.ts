@@ -22,6 +22,7 @@ export interface FeedStatus {
   lastCycleAtMs: number;
   eventCount: number;
   lastCycleId: string;
+  lastCycleObservedAtMs: number;
 }
 
 /**
@@ -73,8 +74,8 @@ export class ReadModelSync {
   }
 
   status(): FeedStatus {
-    const { lastCycleAtMs, cycleId } = this.model.feedState;
-    return { lastCycleAtMs, eventCount: this.model.size, lastCycleId: cycleId };
+    const { lastCycleAtMs, cycleId, observedAtMs } = this.model.feedState;
+    return { lastCycleAtMs, eventCount: this.model.size, lastCycleId: cycleId, lastCycleObservedAtMs: observedAtMs };
   }
 
   /**
@@ -169,8 +170,13 @@ export class ReadModelSync {
         if (restamped.size > 0) {
           await this.store.upsertStamps(new Map([...restamped].map(([id, event]) => [id, event.stamps])), version);
         }
-        const state: FeedState = { version, cycleId: cycle.cycleId, lastCycleAtMs: Date.now() };
-        await this.store.writeFeedState({ ...state, observedAtMs: cycle.observedAtMs });
+        const state: FeedState = {
+          version,
+          cycleId: cycle.cycleId,
+          lastCycleAtMs: Date.now(),
+          observedAtMs: cycle.observedAtMs,
+        };
+        await this.store.writeFeedState(state);
         const storedAt = performance.now();
         this.model.apply([...prepared, ...restamped.values()], state);
         readModelEvents.set(this.model.size);
@@ -218,7 +224,7 @@ export class ReadModelSync {
   private async refresh(): Promise<void> {
     const stored = await this.store.readFeedState();
     const held = this.model.feedState;
-    const state: FeedState = { version: stored.version, cycleId: stored.cycleId, lastCycleAtMs: stored.lastCycleAtMs };
+    const state: FeedState = stored;
     if (stored.version === held.version) {
       if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], state);
       return;

@@ -5,7 +5,7 @@ import { EventReadModel, preparedEvent } from "./read-model";
 import { renderEvent } from "./render";
 
 const ALL: PlanScope = { sportIDs: null, leagueIDs: null, bookmakerIDs: null, fairOdds: true };
-const state = (version: number) => ({ version, cycleId: `c${version}`, lastCycleAtMs: NOW });
+const state = (version: number) => ({ version, cycleId: `c${version}`, lastCycleAtMs: NOW, observedAtMs: NOW });
 
 function prepared(eventId: string, startsAtMs: number, playerId: string) {
   return preparedEvent(renderEvent(eventProto({ eventId, startsAtMs, playerId })), `hash-${eventId}-${playerId}`);

@@ -273,6 +273,8 @@ export interface FeedState {
   version: number;
   cycleId: string;
   lastCycleAtMs: number;
+  /** The instant the last applied cycle observed its prices at (0 before any). */
+  observedAtMs: number;
 }
 
 export interface EventPage {
@@ -320,7 +322,7 @@ export class EventReadModel {
   /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups. */
   private readonly v1Index = new V1Index();
   private ordered: readonly PreparedEvent[] = [];
-  private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0 };
+  private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0, observedAtMs: 0 };
 
   constructor(options: { fairOddsBookmakers?: readonly string[] } = {}) {
     this.fairOddsBookmakers = options.fairOddsBookmakers ?? pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS;

@@ -2,6 +2,7 @@ import { ensureIndexes, packJson, unpackJson } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
+import type { FeedState } from "./read-model";
 import type { ContractEvent, ContractOdds } from "./render";
 import type { ObservationStamps } from "./stamps";
 
@@ -74,13 +75,6 @@ export interface EventWrite {
   settlement?: SettlementBook;
 }
 
-export interface StoredFeedState {
-  version: number;
-  cycleId: string;
-  lastCycleAtMs: number;
-  observedAtMs: number;
-}
-
 export const EVENTS_INDEXES: Record<string, IndexDescription[]> = {
   events: [
     { key: { version: 1 }, name: "version" },
@@ -111,7 +105,7 @@ export class EventStore {
     return ensureIndexes(this.db, EVENTS_INDEXES);
   }
 
-  async readFeedState(): Promise<StoredFeedState> {
+  async readFeedState(): Promise<FeedState> {
     const doc = await this.feed.findOne({ _id: "feed" });
     return {
       version: doc?.version ?? 0,
@@ -121,7 +115,7 @@ export class EventStore {
     };
   }
 
-  async writeFeedState(state: StoredFeedState): Promise<void> {
+  async writeFeedState(state: FeedState): Promise<void> {
     await this.feed.replaceOne({ _id: "feed" }, state, { upsert: true });
   }
 

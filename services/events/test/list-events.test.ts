@@ -498,6 +498,37 @@ describe("feed", () => {
     }
   });
 
+  it("reports the instant the last applied cycle was observed at, kept across a restart", async () => {
+    const feedService = await startEventsService();
+    try {
+      const status = () => callUnary(feedService.client, feedService.client.getFeedStatus, {});
+      expect((await status()).lastCycleObservedAtMs).toBe(0);
+      for (const [cycleId, observedAtMs] of [
+        ["cycle-a", now - 2 * HOUR],
+        ["cycle-b", now - HOUR],
+      ] as const) {
+        await callUnary(feedService.client, feedService.client.applyCycle, {
+          cycleId,
+          observedAtMs,
+          events: [eventProto({ eventId: "OBSERVED", lastUpdatedAtMs: observedAtMs })],
+          restamped: [],
+        });
+      }
+      expect(await status()).toMatchObject({ lastCycleId: "cycle-b", lastCycleObservedAtMs: now - HOUR });
+      const restarted = await startEventsService(feedService.uri);
+      try {
+        expect(await callUnary(restarted.client, restarted.client.getFeedStatus, {})).toMatchObject({
+          lastCycleId: "cycle-b",
+          lastCycleObservedAtMs: now - HOUR,
+        });
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await feedService.stop();
+    }
+  });
+
   it("reports the last cycle time and event count", async () => {
     const status = await callUnary(service.client, service.client.getFeedStatus, {});
     expect(status.eventCount).toBe(DATASET.length);

@@ -1,5 +1,5 @@
 import { createLogger } from "@odds/platform";
-import { CycleLoop } from "./cycle-loop";
+import { CycleLoop, cycleInstant } from "./cycle-loop";
 import { cycleIdAt, type CycleReport } from "./cycle-runner";
 
 /** A runner that only records which cycle instants it was asked for. */
@@ -51,5 +51,52 @@ describe("cycle loop", () => {
     await jest.advanceTimersByTimeAsync(1);
     expect(instants).toEqual([100, 200]);
     await loop.stop();
+  });
+
+  test("a restart with a lengthened interval runs no cycle before the one events applied last", async () => {
+    // Two-minute cycles ran up to 10:32; ingest restarts at 10:38:14 on an hourly interval, whose boundary is 10:00.
+    jest.useFakeTimers();
+    const at = (hhmmss: string) => Date.parse(`2026-11-25T${hhmmss}.000Z`);
+    let now = at("10:38:14");
+    const instants: number[] = [];
+    const loop = new CycleLoop(recordingRunner(instants), 3_600_000, createLogger("test", "silent"), () => now);
+    loop.resumeAfter(at("10:32:00"));
+    await loop.runOnce();
+    expect(instants).toEqual([at("10:38:14")]);
+
+    loop.start();
+    now = at("11:00:00");
+    await jest.advanceTimersByTimeAsync(at("11:00:00") - at("10:38:14"));
+    expect(instants).toEqual([at("10:38:14"), at("11:00:00")]);
+    await loop.stop();
+  });
+
+  test("while the clock is behind the newest cycle applied, that cycle is replayed, then boundaries resume", async () => {
+    jest.useFakeTimers();
+    let now = 120;
+    const instants: number[] = [];
+    const loop = new CycleLoop(recordingRunner(instants), 100, createLogger("test", "silent"), () => now);
+    loop.resumeAfter(250);
+    await loop.runOnce();
+    loop.start();
+    now = 200;
+    await jest.advanceTimersByTimeAsync(80);
+    now = 300;
+    await jest.advanceTimersByTimeAsync(100);
+    expect(instants).toEqual([250, 250, 300]);
+    await loop.stop();
+  });
+});
+
+describe("cycle instant", () => {
+  test("is the interval's boundary, the same for a restart inside the interval as for the cycle that ran", () => {
+    expect(cycleInstant(1_234, 100)).toEqual(new Date(1_200));
+    expect(cycleInstant(1_234, 100, 1_200)).toEqual(new Date(1_200));
+    expect(cycleInstant(1_299, 100, 1_100)).toEqual(new Date(1_200));
+  });
+
+  test("is never before the newest cycle applied: the clock's own instant, or the newest while the clock is behind", () => {
+    expect(cycleInstant(1_234, 1_000, 1_100)).toEqual(new Date(1_234));
+    expect(cycleInstant(1_234, 1_000, 1_500)).toEqual(new Date(1_500));
   });
 });

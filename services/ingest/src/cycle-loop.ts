@@ -1,11 +1,21 @@
 // Runs a cycle on every interval boundary (cycle instants are multiples of the interval, so a
-// restart inside the same interval replays the same cycle id and payloads).
+// restart inside the same interval replays the same cycle id and payloads), never one before the
+// newest cycle already applied.
 import type { Logger } from "@odds/platform";
 import type { CycleReport, CycleRunner } from "./cycle-runner";
 import { cycleDuration, cycleLag } from "./metrics";
 
-export function cycleInstant(nowMs: number, intervalMs: number): Date {
-  return new Date(Math.floor(nowMs / intervalMs) * intervalMs);
+/**
+ * The instant of the cycle to run when the clock reads `nowMs`: the interval's boundary, unless that
+ * lies before `newestMs`, the newest cycle already applied. Such a boundary comes from an interval
+ * lengthened across a restart (10:00 on an hourly interval after 10:32 on a two-minute one) or a
+ * clock behind the data, and its cycle would serve older prices over newer ones and write ticks out
+ * of order: the cycle then runs at the clock's own instant or, while the clock is still behind,
+ * replays the newest.
+ */
+export function cycleInstant(nowMs: number, intervalMs: number, newestMs = 0): Date {
+  const boundaryMs = Math.floor(nowMs / intervalMs) * intervalMs;
+  return new Date(boundaryMs >= newestMs ? boundaryMs : Math.max(nowMs, newestMs));
 }
 
 /** The wall clock, or one that reads `start` now and runs on from it at the wall clock's pace. */
@@ -19,6 +29,8 @@ export class CycleLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** The newest cycle instant run or applied: no cycle runs before it. */
+  private newestMs = 0;
 
   constructor(
     private readonly runner: Pick<CycleRunner, "runCycle">,
@@ -27,9 +39,20 @@ export class CycleLoop {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** Takes the newest cycle the events service applied (its observation instant): no cycle runs before it. */
+  resumeAfter(observedAtMs: number): void {
+    this.newestMs = Math.max(this.newestMs, observedAtMs);
+  }
+
+  /** The instant of the cycle to run now. */
+  currentInstant(): Date {
+    return cycleInstant(this.clock(), this.intervalMs, this.newestMs);
+  }
+
   /** Runs the cycle of the current interval; resolves with its report. */
   async runOnce(): Promise<CycleReport> {
-    const at = cycleInstant(this.clock(), this.intervalMs);
+    const at = this.currentInstant();
+    this.newestMs = Math.max(this.newestMs, at.getTime());
     const endTimer = cycleDuration.startTimer();
     const startedMs = performance.now();
     const cpuBefore = process.cpuUsage();

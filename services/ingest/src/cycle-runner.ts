@@ -36,8 +36,17 @@ export interface CycleSink {
   ): Promise<{ unknownEventIDs: string[] }>;
   recordQuotes(refs: EventRef[], observations: BookObservation[]): Promise<void>;
   applyCatalogue(cycleID: string, catalogue: CatalogueContent): Promise<void>;
-  /** The cycle events applied last (atMs 0 = never): the backfill marker. */
-  lastAppliedCycle(): Promise<{ atMs: number; cycleID: string }>;
+  /** The cycle events applied last (atMs 0 = never): the backfill marker, and the instant no cycle may precede. */
+  lastAppliedCycle(): Promise<AppliedCycle>;
+}
+
+/** The cycle the events service applied last, as its feed status tells. */
+export interface AppliedCycle {
+  /** When events applied it (Unix ms; 0: never). */
+  atMs: number;
+  cycleID: string;
+  /** The instant its prices were observed at: the cycle's own instant. */
+  observedAtMs: number;
 }
 
 export type WriteTarget = "events" | "history" | "catalogue";

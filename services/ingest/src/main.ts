@@ -8,7 +8,7 @@ import {
 } from "@odds/platform";
 import { backfillStart, runBackfill } from "./backfill";
 import { ingestConfigSchema } from "./config";
-import { clockFrom, CycleLoop, cycleInstant } from "./cycle-loop";
+import { clockFrom, CycleLoop } from "./cycle-loop";
 import { CycleRunner } from "./cycle-runner";
 import { prometheusObserver, upstreamWiring } from "./metrics";
 import { GrpcCatalogueNames } from "./readers/catalogue-names";
@@ -84,9 +84,11 @@ async function main(): Promise<void> {
     "ingest starting",
   );
 
-  const firstCycleAt = cycleInstant(startedAt.getTime(), config.INGEST_INTERVAL_MS);
   let firstCycleWritten = false;
   await retryUntilDone(logger, abort.signal, "backfill", async () => {
+    // The first cycle never goes before the one events applied last (a lengthened interval floors further back).
+    loop.resumeAfter((await sink.lastAppliedCycle()).observedAtMs);
+    const firstCycleAt = loop.currentInstant();
     const report = await runBackfill(
       { sources, sink, runner, logger, fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS },
       {

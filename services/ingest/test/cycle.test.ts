@@ -92,6 +92,7 @@ class RecordingServices {
         lastCycleAtMs: this.lastCycleAtMs,
         eventCount: 0,
         lastCycleId: this.lastCycleId,
+        lastCycleObservedAtMs: this.lastCycleAtMs,
       })),
     };
     const historyImpl: Pick<history.HistoryServiceServer, "recordQuotes"> = {

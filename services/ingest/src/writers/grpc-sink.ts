@@ -4,7 +4,7 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import { callUnary, createGrpcClient } from "@odds/platform";
 import { catalogue, events, history } from "@odds/proto";
 import { ExponentialBackoff, handleWhen, retry, type IPolicy } from "cockatiel";
-import type { CycleSink } from "../cycle-runner";
+import type { AppliedCycle, CycleSink } from "../cycle-runner";
 import type { BookObservation, CatalogueContent, EventRef, EventState } from "../domain/model";
 import type { EventStamps } from "../domain/observation-stamps";
 import { applyCatalogueRequest, applyCycleRequest, recordQuotesRequest } from "./messages";
@@ -78,9 +78,9 @@ export class GrpcCycleSink implements CycleSink {
     await this.policy.execute(() => callUnary(this.catalogue, this.catalogue.applyCatalogue, request));
   }
 
-  async lastAppliedCycle(): Promise<{ atMs: number; cycleID: string }> {
+  async lastAppliedCycle(): Promise<AppliedCycle> {
     const feed = await this.policy.execute(() => callUnary(this.events, this.events.getFeedStatus, {}));
-    return { atMs: feed.lastCycleAtMs, cycleID: feed.lastCycleId };
+    return { atMs: feed.lastCycleAtMs, cycleID: feed.lastCycleId, observedAtMs: feed.lastCycleObservedAtMs };
   }
 
   close(): void {
