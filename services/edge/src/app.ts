@@ -108,8 +108,8 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       ? new PagedRequest(options.cursors, `/v2${route.path}`, grant.caller, raw as { cursor?: string })
       : undefined;
     const params = paging ? paging.opened() : raw;
-    const load = async () => {
-      const loaded = await route.load(params, grant, admitted);
+    const load = async (heldTag?: string) => {
+      const loaded = await route.load(params, grant, admitted, heldTag);
       return paging ? paging.sealed(loaded) : loaded;
     };
     const answers = shared ? options.answers : undefined;
@@ -118,10 +118,15 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       return;
     }
     const key = ResponseCache.keyOf(route.path, params, grant.caller, answers.version());
-    const answer = await answers.cache.answer(key, async () => {
-      const loaded = await load();
+    const answer = await answers.cache.answer(key, async (held) => {
+      // A reload names the page it renews; a source that says it is unchanged sends nothing again.
+      const loaded = await load(held?.sourceTag);
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
-      return new Answer(renderPage(loaded), loaded.items.length);
+      if (loaded.unchanged) {
+        if (!held) throw new Error(`route ${route.path} answered unchanged to a load that named no page`);
+        return held;
+      }
+      return new Answer(renderPage(loaded), loaded.items.length, loaded.tag);
     });
     await sendAnswer(ctx, answer);
   };

@@ -18,7 +18,7 @@ import { EventsGateway } from "../src/gateways/events";
 import { UsageGateway, type UsageBatch } from "../src/gateways/usage";
 import { answerUnparseableRequests } from "../src/http/oversized";
 import { cursor, pageLimit } from "../src/http/params";
-import { defineRoute, type RouteDefinition } from "../src/http/route";
+import { defineRoute, type RouteDefinition, type RoutePage } from "../src/http/route";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
 import { windowAt, type RateWindow } from "../src/ratelimit/windows";
 import { defineV1Route } from "../src/v1/route";
@@ -43,6 +43,8 @@ const v1EntityKey = key("lite");
 /** What the test data routes should do next (paged routes are told the cursor they were sent). */
 let behaviour: (cursor?: string) => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
 const item = (value: object) => Buffer.from(JSON.stringify(value));
+/** What the tagged route's source answers, told the tag the edge named (undefined: none). */
+let taggedSource: (heldTag: string | undefined) => Promise<RoutePage>;
 
 function testRoutes(): RouteDefinition[] {
   const query = z.object({ limit: pageLimit(pageLimits.PAGE_LIMITS.events), leagueID: z.string().optional() });
@@ -68,6 +70,15 @@ function testRoutes(): RouteDefinition[] {
         load: (params) => behaviour(params.cursor),
       }),
     ),
+    defineRoute({
+      path: "/tagged/",
+      summary: "Widgets from a source that tags its pages",
+      tag: "Test",
+      query,
+      item: itemSchema,
+      errors: [400, 500],
+      load: (_params, _grant, _admitted, heldTag) => taggedSource(heldTag),
+    }),
     defineRoute({
       path: "/odds/history/",
       summary: "History",
@@ -898,6 +909,49 @@ describe("cached answers", () => {
     const renewed = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
     expect(renewed.body.data).toEqual([{ widgetID: "c" }]);
     expect(renewed.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it("renews a polled answer by naming its page's tag: an unchanged page is not sent again, a changed one is", async () => {
+    const renewing = app({
+      // Any hit 100 ms after an answer was made renews it; none expires within the test.
+      answers: {
+        cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
+        version: () => "1",
+      },
+    }).callback();
+    const named: (string | undefined)[] = [];
+    let current: RoutePage = { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" };
+    taggedSource = async (heldTag) => {
+      named.push(heldTag);
+      return heldTag === current.tag ? { items: [], nextCursor: null, tag: heldTag, unchanged: true } : current;
+    };
+    const get = () => request(renewing).get("/v2/tagged/").set("x-api-key", baseKey);
+    const renewedAfterHit = async (loads: number) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await get();
+      for (let waited = 0; named.length < loads && waited < 5_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(named).toHaveLength(loads);
+    };
+
+    const first = await get();
+    expect(first.body.data).toEqual([{ widgetID: "a" }]);
+    await renewedAfterHit(2);
+    expect(named).toEqual([undefined, "tag-a"]);
+    const unchanged = await get();
+    expect(unchanged.body.data).toEqual([{ widgetID: "a" }]);
+    expect(unchanged.headers.etag).toBe(first.headers.etag);
+
+    current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
+    await renewedAfterHit(3);
+    expect(named[2]).toBe("tag-a");
+    const changed = await get();
+    expect(changed.body.data).toEqual([{ widgetID: "b" }]);
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+    // The renewed answer carries the new page's tag.
+    await renewedAfterHit(4);
+    expect(named[3]).toBe("tag-b");
   });
 
   it("keeps a page of more than half the cache's bound (its encodings are counted at a quarter of it)", async () => {

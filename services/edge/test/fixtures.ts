@@ -91,7 +91,12 @@ export class FakeFeed {
   readonly v1Reads: events.ListEventsV1Request[] = [];
   implementation(logger: Logger): Partial<events.EventsServiceServer> {
     return {
-      getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: this.lastCycleAtMs, eventCount: 3 })),
+      getFeedStatus: unaryHandler(logger, async () => ({
+        lastCycleAtMs: this.lastCycleAtMs,
+        eventCount: 3,
+        lastCycleId: "",
+        lastCycleObservedAtMs: this.lastCycleAtMs,
+      })),
       listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request) => {
         this.v1Reads.push(req);
         const found = req.eventIds.flatMap((id) => {

@@ -11,12 +11,14 @@ export function encodeJsonPage(page: common.JsonPage): Buffer {
   for (const [field, text] of [
     [2, page.nextCursor],
     [3, page.notice],
+    [5, page.tag],
   ] as const) {
     if (!text) continue;
     const bytes = Buffer.from(text, "utf8");
     parts.push(lengthDelimitedHeader(field, bytes.length), bytes);
   }
   if (page.objects !== undefined && page.objects > 0) parts.push(varintField(4, page.objects));
+  if (page.unchanged) parts.push(varintField(6, 1));
   return Buffer.concat(parts);
 }
 

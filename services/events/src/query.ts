@@ -192,6 +192,16 @@ export function shapeCacheKey(shape: OddsShape): string | undefined {
   return `${shape.fairOdds ? "f" : "-"}${shape.includeAltLines ? "a" : "-"}|${list(shape.bookmakerIDs)}|${list(shape.planBookmakerIDs)}`;
 }
 
+/** Every field of a shape, stably written: equal for shapes that render each event alike. */
+export function shapeIdentity(shape: OddsShape): string {
+  const list = (ids: ReadonlySet<string> | null) => (ids === null ? null : [...ids].sort());
+  return JSON.stringify({
+    ...shape,
+    bookmakerIDs: list(shape.bookmakerIDs),
+    planBookmakerIDs: list(shape.planBookmakerIDs),
+  });
+}
+
 /** The shape served when nothing narrows or widens the stored rendering. */
 export const FULL_SHAPE: OddsShape = {
   oddIDs: [],

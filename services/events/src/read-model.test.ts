@@ -43,3 +43,29 @@ describe("EventReadModel.apply, per event", () => {
     expect(model.size).toBe(3);
   });
 });
+
+describe("EventReadModel.list, page tags", () => {
+  it("changes a page's tag when an event on it turns stale with time, as its bytes do; a restamped event too", () => {
+    const model = new EventReadModel();
+    // Last written a minute before NOW: stale 45 minutes after that write.
+    const event = prepared("A", NOW + HOUR, "P_A");
+    model.apply([event], state(1));
+    const at = (nowMs: number) => model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, nowMs);
+    const fresh = at(NOW);
+    expect(at(NOW + 30 * 60_000).tag).toBe(fresh.tag);
+    const stale = at(NOW + 45 * 60_000);
+    expect(stale.tag).not.toBe(fresh.tag);
+    expect(stale.items[0]!.equals(fresh.items[0]!)).toBe(false);
+    expect(at(NOW + 46 * 60_000)).toEqual({ ...stale, items: [...stale.items] });
+    expect(model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW, fresh.tag)).toEqual({
+      ...fresh,
+      items: [],
+      unchanged: true,
+    });
+
+    // The same event with a bookmaker observed later shares its renderings, not its tag.
+    const later = event.restamped({ lastUpdatedAtMs: NOW, bookmakers: new Map([["sportsbet", NOW]]) });
+    model.apply([later], state(2));
+    expect(at(NOW).tag).not.toBe(fresh.tag);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CursorCodec, packJsonSync, unpackJson } from "@odds/platform";
 import { pricing } from "@odds/proto";
 import { LRUCache } from "lru-cache";
@@ -21,6 +22,7 @@ import {
   shapeCacheKey,
   shapeEvent,
   shapeFor,
+  shapeIdentity,
   type PlanScope,
 } from "./query";
 import { settle, type SettlementBook } from "./grading/settlement";
@@ -35,7 +37,7 @@ import {
   type V1Rendered,
 } from "./v1-render";
 import { v1 } from "@odds/proto";
-import { newerStamps, restampJson, stampsOf, type ObservationStamps } from "./stamps";
+import { newerStamps, restampJson, stampsKey, stampsOf, type ObservationStamps } from "./stamps";
 import { oddsLayoutOf } from "./odds-layout";
 
 const FRESH_MARKER = '"stale":false';
@@ -138,6 +140,8 @@ export class PreparedEvent {
   private readonly renderings = new Map<string, Buffer>();
   /** Distinguishes this object (and so its stamps) in the served-bytes cache. */
   private readonly serial = ++preparedSerial;
+  /** What its bytes are made of, for a page's tag: the event, its content and its stamps (written once). */
+  private identity: string | undefined;
 
   /** Every side the event has been priced on, as last seen: what its result is graded on. */
   readonly marketBook: Readonly<Record<string, ContractOdds>>;
@@ -174,7 +178,21 @@ export class PreparedEvent {
     const stamps = newerStamps(this.stamps, incoming);
     if (!stamps) return this;
     const copy = Object.create(PreparedEvent.prototype) as PreparedEvent;
-    return Object.assign(copy, this, { stamps, serial: ++preparedSerial, v1Renderings: new Map<string, V1Json>() });
+    return Object.assign(copy, this, {
+      stamps,
+      serial: ++preparedSerial,
+      identity: undefined,
+      v1Renderings: new Map<string, V1Json>(),
+    });
+  }
+
+  /**
+   * What this event adds to the tag of a page it is on: its content and stamps, and whether it is
+   * served stale as of `nowMs`, which with the page's shape decide its bytes (see `json`).
+   */
+  tagPart(nowMs: number): string {
+    this.identity ??= `${this.facts.eventID}|${this.contentHash}|${stampsKey(this.stamps)}`;
+    return `${this.identity}|${isStale(this.lastUpdatedAtMs, nowMs) ? "stale" : "fresh"}`;
   }
 
   /** Packed JSON unpacked, carrying this event's stamps. */
@@ -283,6 +301,13 @@ export interface EventPage {
   nextCursor: string;
 }
 
+/** A v2 page, tagged: the same request answers the same tag while the page's bytes stay the same. */
+export interface TaggedEventPage extends EventPage {
+  tag: string;
+  /** The tag is the one the caller named: the page is the one it holds, and no items are made. */
+  unchanged: boolean;
+}
+
 export interface V1EventPage extends EventPage {
   /** Usage of the page: 1 per item plus 1 per bookmaker price in it. */
   objects: number;
@@ -363,11 +388,25 @@ export class EventReadModel {
     this.state = state;
   }
 
-  /** One page of GET /v2/events/ for the caller's plan. */
-  list(query: EventQuery, plan: PlanScope, page: { limit: number; cursor: string }, nowMs: number): EventPage {
+  /**
+   * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape,
+   * each event's content, stamps and staleness, and the next cursor. A caller that holds the page of
+   * `ifTag` gets it back as unchanged, without the items being made or sent.
+   */
+  list(
+    query: EventQuery,
+    plan: PlanScope,
+    page: { limit: number; cursor: string },
+    nowMs: number,
+    ifTag = "",
+  ): TaggedEventPage {
     const shape = shapeFor(query, plan, this.fairOddsBookmakers);
     const { served, nextCursor } = this.select(query, plan, page, nowMs, cursorCodec, cursorBinding(query));
-    return { items: served.map((event) => event.json(shape, nowMs)), nextCursor };
+    const hash = createHash("sha256").update(shapeIdentity(shape)).update(`\n${nextCursor}`);
+    for (const event of served) hash.update(`\n${event.tagPart(nowMs)}`);
+    const tag = hash.digest("base64url");
+    if (ifTag !== "" && ifTag === tag) return { items: [], nextCursor, tag, unchanged: true };
+    return { items: served.map((event) => event.json(shape, nowMs)), nextCursor, tag, unchanged: false };
   }
 
   /**

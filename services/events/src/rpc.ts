@@ -83,8 +83,14 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
         planScope.planScopeOf(request.caller),
         { limit: requestedPageLimit(request.limit, pageLimits.PAGE_LIMITS.events), cursor: request.cursor },
         Date.now(),
+        request.ifTag,
       );
-      return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor });
+      return common.JsonPage.create({
+        items: page.items,
+        nextCursor: page.nextCursor,
+        tag: page.tag,
+        unchanged: page.unchanged,
+      });
     }),
     listEventsV1: unaryHandler(logger, async (request: events.ListEventsV1Request) => {
       const { query, v1: v1Request } = queryOfV1(request, model);

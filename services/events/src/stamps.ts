@@ -54,6 +54,12 @@ export function stampsOfEvent(event: events.Event): ObservationStamps {
   return { lastUpdatedAtMs: event.info?.lastUpdatedAtMs ?? 0, bookmakers };
 }
 
+/** The stamps written out, bookmakers in order: equal for equal stamps. */
+export function stampsKey(stamps: ObservationStamps): string {
+  const bookmakers = [...stamps.bookmakers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${stamps.lastUpdatedAtMs};${bookmakers.map(([bookmakerID, ms]) => `${bookmakerID}=${ms}`).join(",")}`;
+}
+
 /** Stamps never move back: a replayed or late cycle leaves newer ones in place. */
 export function newerStamps(held: ObservationStamps, incoming: ObservationStamps): ObservationStamps | undefined {
   let moved = incoming.lastUpdatedAtMs > held.lastUpdatedAtMs;

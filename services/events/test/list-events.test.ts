@@ -1,8 +1,8 @@
 import { status } from "@grpc/grpc-js";
 import { callUnary } from "@odds/platform";
-import { common, type events } from "@odds/proto";
+import { common, events } from "@odds/proto";
 import { eventProto, HOUR } from "./fixtures";
-import { type EventsHarness, rejection, startEventsService } from "./harness";
+import { type EventsHarness, INTERNAL, rejection, startEventsService } from "./harness";
 
 /** GET /v2/events/ rules, through the real gRPC server over a real FerretDB database. */
 
@@ -493,6 +493,52 @@ describe("feed", () => {
       });
       const [served] = (await feedService.list({ eventIds: ["NO_WRITE_TIME"] })).items;
       expect(served.info).toMatchObject({ lastUpdatedAt: new Date(observedAtMs).toISOString(), stale: true });
+    } finally {
+      await feedService.stop();
+    }
+  });
+
+  it("tags a page by what decides its bytes, and answers a caller naming the tag it holds as unchanged, without items", async () => {
+    const feedService = await startEventsService();
+    try {
+      const page = (request: Partial<events.ListEventsRequest>) =>
+        callUnary(
+          feedService.client,
+          feedService.client.listEvents,
+          events.ListEventsRequest.create({ caller: INTERNAL, leagueIds: ["AFL"], limit: 1, ...request }),
+        );
+      const bodies = (listed: common.JsonPage) => listed.items.map((item) => Buffer.from(item).toString("utf8"));
+      const base = observedAt(eventProto({ eventId: "T1", startsAtMs: now + HOUR }), now - 5 * MIN, {});
+      await feedService.apply("t1", [base, eventProto({ eventId: "T2", startsAtMs: now + 2 * HOUR })]);
+
+      const first = await page({});
+      expect(first.tag).not.toBe("");
+      expect(first.items).toHaveLength(1);
+      expect(first.unchanged ?? false).toBe(false);
+      expect(await page({ ifTag: first.tag })).toEqual({ ...first, items: [], unchanged: true });
+      // A tag the caller does not hold (or none) gets the whole page, tagged the same.
+      const other = await page({ ifTag: "not-this-page" });
+      expect([other.tag, other.unchanged ?? false, bodies(other)]).toEqual([first.tag, false, bodies(first)]);
+
+      // Another shape, another page of the same events, another cursor: other tags.
+      expect((await page({ bookmakerIds: ["sportsbet"] })).tag).not.toBe(first.tag);
+      expect((await page({ includeAltLines: true })).tag).not.toBe(first.tag);
+      expect((await page({ cursor: first.nextCursor })).tag).not.toBe(first.tag);
+
+      // Observed again, content unchanged: its lastUpdatedAt moved, so the page did and is sent whole.
+      await feedService.apply("t2", [observedAt(base, now - MIN, { sportsbet: now - MIN })]);
+      const restamped = await page({ ifTag: first.tag });
+      expect(restamped.unchanged ?? false).toBe(false);
+      expect(restamped.tag).not.toBe(first.tag);
+      expect(bodies(restamped)).not.toEqual(bodies(first));
+
+      // Its content changed: another tag again.
+      const moved = eventProto({ eventId: "T1", startsAtMs: now + HOUR, lastUpdatedAtMs: now - MIN });
+      moved.odds["points-home-game-ml-home"]!.bookOdds = "-160";
+      await feedService.apply("t3", [moved]);
+      const changed = await page({ ifTag: restamped.tag });
+      expect([changed.unchanged ?? false, changed.items.length]).toEqual([false, 1]);
+      expect(changed.tag).not.toBe(restamped.tag);
     } finally {
       await feedService.stop();
     }

@@ -21,7 +21,7 @@ function serve(port: number, name = "served", workMs = 0): Promise<RunningGrpcSe
             return { items: [], nextCursor: name, notice: "" };
           }),
           applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
-          getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: 0, eventCount: 0 })),
+          getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create()),
         },
       },
     ],

@@ -28,7 +28,7 @@ function testImplementation(): events.EventsServiceServer {
       return { ...emptyPage, nextCursor: `type=${request.type}` };
     }),
     applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
-    getFeedStatus: unaryHandler(logger, async () => ({ lastCycleAtMs: 0, eventCount: 0 })),
+    getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create()),
   };
 }
 
@@ -101,7 +101,7 @@ describe("graceful shutdown", () => {
         const impl = {
           listEvents: p.unaryHandler(logger, async () => { await new Promise((r) => setTimeout(r, 800)); return { items: [], nextCursor: "drained", notice: "" }; }),
           applyCycle: p.unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
-          getFeedStatus: p.unaryHandler(logger, async () => ({ lastCycleAtMs: 0, eventCount: 0 })),
+          getFeedStatus: p.unaryHandler(logger, async () => events.FeedStatus.create()),
         };
         const server = await p.startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: [{ name: "odds.events.v1.EventsService", definition: events.EventsServiceService, implementation: impl }] });
         const lifecycle = new p.Lifecycle(logger, 10000);

@@ -22,6 +22,8 @@ export class Answer {
   constructor(
     readonly body: Buffer,
     readonly entities: number,
+    /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
+    readonly sourceTag?: string,
   ) {
     this.etag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
   }

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { metricsRegistry } from "@odds/platform";
 import { Answer } from "./answer";
 import { ResponseCache } from "./response-cache";
+
+/** edge_answer_loads_total of one outcome, as the metrics registry holds it. */
+async function loadsBy(outcome: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric("edge_answer_loads_total")?.get();
+  return metric?.values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+}
 
 function answerOf(text: string): Answer {
   return new Answer(Buffer.from(JSON.stringify({ data: [text] })), 1);
@@ -41,6 +48,24 @@ describe("ResponseCache", () => {
     const served = await cache.answer("k", load);
     expect(JSON.parse(served.body.toString()).data).toEqual(["after"]);
     expect(state.calls).toBe(2);
+  });
+
+  test("a renewal is handed the answer it renews, and keeps it when the load returns it (its source said unchanged)", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 60_000 });
+    const first = answerOf("a");
+    const handed: (Answer | undefined)[] = [];
+    const unchanged = async (held: Answer | undefined) => {
+      handed.push(held);
+      return held ?? first;
+    };
+    const before = await loadsBy("unchanged");
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    // Every hit is within the refresh-ahead window: it is served the kept answer and renews it.
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    await sleep(10);
+    expect(handed).toEqual([undefined, first]);
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await loadsBy("unchanged")).toBeGreaterThan(before);
   });
 
   test("a load slower than the max age answers its own request but is not kept", async () => {

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import stableStringify from "safe-stable-stringify";
 import type { common } from "@odds/proto";
+import { edgeMetrics } from "../system/metrics";
 import type { Answer } from "./answer";
 
 export interface ResponseCacheOptions {
@@ -77,7 +78,11 @@ export class ResponseCache {
     return `${route}\n${stableStringify(query) ?? ""}\n${planScope(caller)}\n${version}`;
   }
 
-  async answer(key: string, load: () => Promise<Answer>): Promise<Answer> {
+  /**
+   * The kept answer of `key`, or a load's. `load` is handed the answer a reload renews (undefined on
+   * a miss) and may return that very answer when its source says the content is unchanged.
+   */
+  async answer(key: string, load: (held: Answer | undefined) => Promise<Answer>): Promise<Answer> {
     const kept = this.answers.get(key);
     if (kept) {
       if (this.refreshAheadMs > 0 && this.answers.getRemainingTTL(key) < this.refreshAheadMs) {
@@ -90,18 +95,24 @@ export class ResponseCache {
   }
 
   /**
-   * One load of a key at a time. A reload that renders the same bytes as the answer it renews keeps
-   * that answer (and the encodings already made of it), with its age restarted. The age counts from
-   * the load's start, not its end: the data it read may be as old as that, and a slow load (a
-   * loaded machine, a store stalling) must not stretch how long a superseded answer is served.
+   * One load of a key at a time. A reload that returns the answer it renews (its source said
+   * unchanged) or renders the same bytes keeps that answer (and the encodings already made of it),
+   * with its age restarted. The age counts from the load's start, not its end: the data it read may
+   * be as old as that, and a slow load (a loaded machine, a store stalling) must not stretch how
+   * long a superseded answer is served.
    */
-  private load(key: string, load: () => Promise<Answer>, renewing: Answer | undefined): Promise<Answer> {
+  private load(
+    key: string,
+    load: (held: Answer | undefined) => Promise<Answer>,
+    renewing: Answer | undefined,
+  ): Promise<Answer> {
     const inFlight = this.loading.get(key);
     if (inFlight) return inFlight;
     const start = performance.now();
-    const pending = load()
+    const pending = load(renewing)
       .then((made) => {
         const kept = renewing && renewing.etag === made.etag ? renewing : made;
+        edgeMetrics.answerLoads.inc({ outcome: loadOutcome(renewing, made) });
         // A load slower than the max age serves its own request but is not kept.
         if (performance.now() - start < this.maxAgeMs) this.answers.set(key, kept, { start });
         else this.answers.delete(key);
@@ -115,4 +126,11 @@ export class ResponseCache {
   get size(): number {
     return this.answers.size;
   }
+}
+
+/** How a load ended, for `edge_answer_loads_total`. */
+function loadOutcome(renewing: Answer | undefined, made: Answer): string {
+  if (!renewing) return "miss";
+  if (made === renewing) return "unchanged";
+  return made.etag === renewing.etag ? "same_bytes" : "changed";
 }

@@ -10,6 +10,10 @@ export interface RoutePage {
   items: Uint8Array[];
   nextCursor: string | null;
   notice?: string;
+  /** The source's tag of this page's content, when it tags pages (see `KeyedRoute.load`). */
+  tag?: string;
+  /** The source answered that the page is still the one of the tag asked for: no items came. */
+  unchanged?: true;
 }
 
 /** What a route answers: a page of items, or one object as `data` (/health). */
@@ -44,7 +48,11 @@ interface RouteShape<Q extends z.ZodType> {
  */
 export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q> {
   keyed?: true;
-  load(params: z.output<Q>, grant: KeyGrant, admitted?: AdmittedCounts): Promise<RouteAnswer>;
+  /**
+   * `heldTag`: the tag of the page the caller holds for these very parameters and plan. A route whose
+   * source tags pages passes it on, and answers `unchanged` when the source says the page is the same.
+   */
+  load(params: z.output<Q>, grant: KeyGrant, admitted?: AdmittedCounts, heldTag?: string): Promise<RouteAnswer>;
 }
 
 /** A route anyone may call (/health). */
@@ -73,5 +81,7 @@ export function fromJsonPage(page: common.JsonPage): RoutePage {
     items: page.items,
     nextCursor: page.nextCursor === "" ? null : page.nextCursor,
     ...(page.notice ? { notice: page.notice } : {}),
+    ...(page.tag ? { tag: page.tag } : {}),
+    ...(page.unchanged ? { unchanged: true as const } : {}),
   };
 }

@@ -85,8 +85,8 @@ export function eventsRoutes(clients: DownstreamClients): RouteDefinition[] {
       query: eventsQuery,
       item: objects.event,
       errors: [400, 500],
-      load: async (params, { caller }) =>
-        fromJsonPage(await gateway.listEvents({ ...toListEventsRequest(params), caller })),
+      load: async (params, { caller }, _admitted, heldTag) =>
+        fromJsonPage(await gateway.listEvents({ ...toListEventsRequest(params), caller, ifTag: heldTag })),
     }) as RouteDefinition,
   ];
 }

@@ -27,6 +27,12 @@ export const edgeMetrics = {
     labelNames: ["tier", "window"] as const,
     registers: [metricsRegistry],
   }),
+  answerLoads: new Counter({
+    name: "edge_answer_loads_total",
+    help: "Loads of cached answers: a miss, or a renewal whose source said unchanged, rendered the same bytes, or changed",
+    labelNames: ["outcome"] as const,
+    registers: [metricsRegistry],
+  }),
   staleKeyGrants: new Counter({
     name: "edge_stale_key_grants_total",
     help: "Requests served from a key's last good grant while the keys store could not answer",
