@@ -3,7 +3,7 @@
 // skipped once the events service has applied a cycle, which it is given only after history and
 // catalogue took every write (a process killed before then redoes it on restart: nothing lost).
 import type { Logger } from "@odds/platform";
-import { BACKFILL_BATCH_LIMITS, cycleIdAt, type CycleRunner, type CycleSink } from "./cycle-runner";
+import { BACKFILL_BATCH_LIMITS, cycleIdAt, type AppliedCycle, type CycleRunner, type CycleSink } from "./cycle-runner";
 import type { BookObservation, CycleContent, EventRef, EventState, SideOdds } from "./domain/model";
 import { normaliseCycle, observeSnapshot, type RankedSnapshot } from "./domain/normalise";
 import type { FeedEvent, FeedLeague, FeedSource } from "./sources/feed-source";
@@ -227,6 +227,8 @@ export async function runBackfill(
     fairOddsBookmakers: readonly string[];
   },
   options: {
+    /** What events applied last (the sink's `lastAppliedCycle`): whether the backfill finished. */
+    lastApplied: AppliedCycle;
     from: Date;
     now: Date;
     firstCycleAt?: Date;
@@ -237,7 +239,7 @@ export async function runBackfill(
   },
 ): Promise<BackfillReport> {
   const { logger, runner } = deps;
-  const last = await deps.sink.lastAppliedCycle();
+  const last = options.lastApplied;
   if (backfillFinished(last)) {
     logger.info(
       { lastCycleID: last.cycleID },

@@ -87,11 +87,13 @@ async function main(): Promise<void> {
   let firstCycleWritten = false;
   await retryUntilDone(logger, abort.signal, "backfill", async () => {
     // The first cycle never goes before the one events applied last (a lengthened interval floors further back).
-    loop.resumeAfter((await sink.lastAppliedCycle()).observedAtMs);
+    const lastApplied = await sink.lastAppliedCycle();
+    loop.resumeAfter(lastApplied.observedAtMs);
     const firstCycleAt = loop.currentInstant();
     const report = await runBackfill(
       { sources, sink, runner, logger, fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS },
       {
+        lastApplied,
         from: backfillStart(firstCycleAt, config.BACKFILL_DAYS),
         now: firstCycleAt,
         firstCycleAt,

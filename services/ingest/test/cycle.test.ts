@@ -479,7 +479,7 @@ describe("ingest cycles over gRPC", () => {
     const from = new Date(AT.getTime() - 5 * 86_400_000);
     const report = await runBackfill(
       { sources, sink, runner: ingest, logger, fairOddsBookmakers: FAIR },
-      { from, now: AT },
+      { lastApplied: await sink.lastAppliedCycle(), from, now: AT },
     );
     expect(report.skipped).toBe(false);
     const snapshots = services.recordQuotes.flatMap((r) => r.snapshots);
@@ -498,7 +498,7 @@ describe("ingest cycles over gRPC", () => {
     services.clear();
     const again = await runBackfill(
       { sources, sink, runner: runner(), logger, fairOddsBookmakers: FAIR },
-      { from, now: AT },
+      { lastApplied: await sink.lastAppliedCycle(), from, now: AT },
     );
     expect(again.skipped).toBe(true);
     expect(services.recordQuotes).toEqual([]);
@@ -522,7 +522,7 @@ describe("first start", () => {
     const from = new Date(AT.getTime() - 3 * 86_400_000);
     const report = await runBackfill(
       { sources, sink, runner, logger, fairOddsBookmakers: FAIR },
-      { from, now: AT, firstCycleAt: AT },
+      { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT },
     );
     expect(report.firstCycleWritten).toBe(true);
     // As many calls as the backfill's limits make, together carrying every snapshot of the live cycle.
@@ -563,6 +563,7 @@ describe("first start", () => {
     services.failing.history = 1_000; // history down for the whole first attempt, grpc-js retries included
     await expect(
       runBackfill(deps(new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR })), {
+        lastApplied: await sink.lastAppliedCycle(),
         from,
         now: AT,
         firstCycleAt: AT,
@@ -577,7 +578,12 @@ describe("first start", () => {
 
     services.failing.history = 0;
     const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
-    const report = await runBackfill(deps(runner), { from, now: AT, firstCycleAt: AT });
+    const report = await runBackfill(deps(runner), {
+      lastApplied: await sink.lastAppliedCycle(),
+      from,
+      now: AT,
+      firstCycleAt: AT,
+    });
     expect([report.skipped, report.firstCycleWritten]).toEqual([false, true]);
     expect(services.recordQuotes.flatMap((r) => r.snapshots)).toHaveLength(report.snapshots);
     expect(services.applyCycle.length).toBeGreaterThan(0);
@@ -600,7 +606,10 @@ describe("first start", () => {
     services.lastCycleAtMs = 0;
     services.lastCycleId = "";
     const first = ingest();
-    expect((await runBackfill(deps(first), { from, now: AT, firstCycleAt: AT })).skipped).toBe(false);
+    expect(
+      (await runBackfill(deps(first), { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT }))
+        .skipped,
+    ).toBe(false);
 
     // A fresh runner sends every event whole: its cycle at NEXT is cut after the first events call of several.
     services.clear();
@@ -617,7 +626,12 @@ describe("first start", () => {
     // Restarted: the backfill is skipped, nothing of it written again; the next cycle writes every event.
     services.clear();
     const restarted = ingest();
-    const report = await runBackfill(deps(restarted), { from, now: LATER, firstCycleAt: LATER });
+    const report = await runBackfill(deps(restarted), {
+      lastApplied: await sink.lastAppliedCycle(),
+      from,
+      now: LATER,
+      firstCycleAt: LATER,
+    });
     expect(report.skipped).toBe(true);
     expect([services.recordQuotes, services.applyCycle, services.applyCatalogue]).toEqual([[], [], []]);
     const next = await restarted.runCycle(LATER);
