@@ -102,6 +102,16 @@ function testRoutes(): RouteDefinition[] {
   ];
 }
 
+/** An app whose answers any hit 100 ms after they were made renews; none expires within a test. */
+function renewingApp() {
+  return app({
+    answers: {
+      cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
+      version: () => "1",
+    },
+  }).callback();
+}
+
 function app(
   options: {
     retired?: boolean;
@@ -888,13 +898,7 @@ describe("cached answers", () => {
   });
 
   it("renews a polled answer in the background before its max age; hits meanwhile get the kept one", async () => {
-    const renewing = app({
-      // Any hit 100 ms after an answer was made renews it; none expires within the test.
-      answers: {
-        cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
-        version: () => "1",
-      },
-    }).callback();
+    const renewing = renewingApp();
     const first = await request(renewing).get("/v2/widgets/").set("x-api-key", baseKey);
     expect(first.body.data).toEqual([{ widgetID: "a" }, { widgetID: "b" }]);
     answering([item({ widgetID: "c" })]);
@@ -912,13 +916,7 @@ describe("cached answers", () => {
   });
 
   it("renews a polled answer by naming its page's tag: an unchanged page is not sent again, a changed one is", async () => {
-    const renewing = app({
-      // Any hit 100 ms after an answer was made renews it; none expires within the test.
-      answers: {
-        cache: new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 59_900 }),
-        version: () => "1",
-      },
-    }).callback();
+    const renewing = renewingApp();
     const named: (string | undefined)[] = [];
     let current: RoutePage = { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" };
     taggedSource = async (heldTag) => {

@@ -224,9 +224,8 @@ export class ReadModelSync {
   private async refresh(): Promise<void> {
     const stored = await this.store.readFeedState();
     const held = this.model.feedState;
-    const state: FeedState = stored;
     if (stored.version === held.version) {
-      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], state);
+      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], stored);
       return;
     }
     const stamps = await this.store.loadStampsSince(held.version);
@@ -249,7 +248,7 @@ export class ReadModelSync {
       const event = updated.get(eventID) ?? this.model.prepared(eventID);
       if (event) updated.set(eventID, event.restamped(stamp));
     }
-    this.model.apply([...updated.values()], state);
+    this.model.apply([...updated.values()], stored);
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
   }

@@ -405,7 +405,7 @@ export class EventReadModel {
     const hash = createHash("sha256").update(shapeIdentity(shape)).update(`\n${nextCursor}`);
     for (const event of served) hash.update(`\n${event.tagPart(nowMs)}`);
     const tag = hash.digest("base64url");
-    if (ifTag !== "" && ifTag === tag) return { items: [], nextCursor, tag, unchanged: true };
+    if (ifTag === tag) return { items: [], nextCursor, tag, unchanged: true };
     return { items: served.map((event) => event.json(shape, nowMs)), nextCursor, tag, unchanged: false };
   }
 
