@@ -39,8 +39,13 @@ describe("ingest's feed in the running stack", () => {
   });
 
   it("serves history from the archive tier (older than 28 days) and from the live tier", async () => {
+    // The stack backfills 35 days (stack-setup.ts). An event kicking off in the backfill's first minutes
+    // was priced only before it began, so it rightly has no ticks: take one that kicked off a day later.
+    const after = new Date(Date.now() - 34 * DAY_MS).toISOString();
     const before = new Date(Date.now() - 30 * DAY_MS).toISOString();
-    const [old] = await eventsWhere(`includeFinished=true&finalized=true&startsBefore=${before}&limit=1`);
+    const [old] = await eventsWhere(
+      `includeFinished=true&finalized=true&startsAfter=${after}&startsBefore=${before}&limit=1`,
+    );
     const oldTicks = await ticksOf(old.eventID);
     expect(oldTicks.length).toBeGreaterThan(0);
     expect(oldTicks.some((t: any) => Date.parse(t.changedAt) < Date.now() - 28 * DAY_MS)).toBe(true);
