@@ -14,6 +14,7 @@ import {
 } from "@odds/local";
 import type { BareBody } from "./bare-server";
 import { CpuSampler } from "./cpu-sampler";
+import { peakRssMb } from "./peak-rss";
 import { deepenHistory, depthEndMs, writtenDepth } from "./history-depth";
 import {
   DATASET_INGEST_ENV,
@@ -376,17 +377,6 @@ function peakReachedDuring(
       return [name, row ? `${row.case} ${row.mode} c=${row.connections}` : "after the cases"];
     }),
   );
-}
-
-/** Peak resident set (VmHWM) of a process, in MB. */
-function peakRssMb(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 function fmt(n: number | undefined, digits = 0): string {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { freePort, logPath, REPO_ROOT, spawnManaged, startFerretDb, waitUntil, type Interruption } from "@odds/local";
 import { callUnary, createGrpcClient } from "@odds/platform";
 import { common, events } from "@odds/proto";
+import { peakRssMb } from "./peak-rss";
 
 /**
  * Hot read path of GET /v2/events/: the events service as a real process over a real FerretDB,
@@ -109,6 +110,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/**
+ * Reads one after another while `work` runs, each timed: how long an apply keeps a read of the same
+ * service waiting (its decode and rendering run on the event loop that answers reads).
+ */
+async function readsBeside<T>(
+  work: Promise<T>,
+  read: () => Promise<unknown>,
+): Promise<{ result: T; latencies: number[] }> {
+  let done = false;
+  const latencies: number[] = [];
+  const reading = (async () => {
+    while (!done) {
+      const started = process.hrtime.bigint();
+      await read();
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  })();
+  try {
+    await work;
+  } finally {
+    done = true;
+    await reading;
+  }
+  return { result: await work, latencies: latencies.sort((a, b) => a - b) };
+}
+
 export async function runEventsBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "odds-bench-events-"));
   const [mongoPort, grpcPort] = await Promise.all([freePort(), freePort()]);
@@ -161,23 +188,6 @@ export async function runEventsBench(report: (line: string) => void, interruptio
     report(
       `events bench: ${EVENT_COUNT} events x ${SIDES_PER_EVENT} sides x ${BOOKMAKERS.length} bookmakers (${(bytes / 1e6).toFixed(1)} MB per cycle)`,
     );
-    for (const [name, cycleId, batch] of [
-      ["ApplyCycle, all new", "c0", first],
-      ["ApplyCycle, replayed (unchanged)", "c0", first],
-      ["ApplyCycle, every price moved", "c1", cycle(1)],
-    ] as const) {
-      const started = process.hrtime.bigint();
-      const result = await callUnary(client, client.applyCycle, {
-        cycleId,
-        observedAtMs: nowMs,
-        events: [...batch],
-        restamped: [],
-      });
-      report(
-        `  ${name}: ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (upserted ${result.upserted}, unchanged ${result.unchanged})`,
-      );
-    }
-
     const internal = common.Caller.create({
       tier: "internal",
       allSports: true,
@@ -185,6 +195,25 @@ export async function runEventsBench(report: (line: string) => void, interruptio
       allBookmakers: true,
       fairOdds: true,
     });
+    // Beside each apply, one event read again and again (the first apply creates it midway).
+    const oneEvent = events.ListEventsRequest.create({ caller: internal, eventIds: ["afl_bench_0000"] });
+    for (const [name, cycleId, batch] of [
+      ["ApplyCycle, all new", "c0", first],
+      ["ApplyCycle, replayed (unchanged)", "c0", first],
+      ["ApplyCycle, every price moved", "c1", cycle(1)],
+    ] as const) {
+      const started = process.hrtime.bigint();
+      const { result, latencies } = await readsBeside(
+        callUnary(client, client.applyCycle, { cycleId, observedAtMs: nowMs, events: [...batch], restamped: [] }),
+        () => callUnary(client, client.listEvents, oneEvent),
+      );
+      report(
+        `  ${name}: ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (upserted ${result.upserted}, unchanged ${result.unchanged}); ` +
+          `${latencies.length} reads of one event beside it: p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+          `p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`,
+      );
+    }
+    report(`  events service peak RSS after the applies: ${peakRssMb(service.child.pid)?.toFixed(0) ?? "?"} MB`);
     const lite = common.Caller.create({
       tier: "lite",
       sportIds: ["AUSSIE_RULES", "RUGBY_LEAGUE", "SOCCER"],
