@@ -83,21 +83,18 @@ export class ReadModelSync {
    * event sent again unchanged, or sent only as its stamps, is restamped (its observation times
    * move forward) without rewriting or re-rendering it.
    */
-  applyCycle(cycle: {
-    cycleId: string;
-    observedAtMs: number;
-    events: events.Event[];
-    restamped?: events.EventStamps[];
-  }): Promise<CycleResult> {
+  applyCycle(cycle: events.ApplyCycleRequestEncoded): Promise<CycleResult> {
     return this.writes.run(async () => {
       const stopTimer = applyCycleDuration.startTimer();
       const startedAt = performance.now();
       try {
         await this.refresh();
-        const latest = new Map<string, events.Event>();
-        for (const event of cycle.events) latest.set(event.eventId, event);
-        // Each changed event is rendered, packed and prepared in turn: its object tree is garbage by
-        // the next one, so an apply holds the call's renderings packed, never all of them as objects.
+        // The last of an event id wins; its id is read alone, the event decoded only at its turn.
+        const latest = new Map<string, Uint8Array>();
+        for (const encoded of cycle.events) latest.set(events.EventKey.decode(encoded).eventId, encoded);
+        // Each event is decoded, then (when changed) rendered, packed and prepared in turn: its object
+        // trees are garbage by the next one, so an apply holds the call's events encoded and their
+        // renderings packed, never all of them as objects, and no decode of the whole call stops reads.
         const prepared: PreparedEvent[] = [];
         const writes: EventWrite[] = [];
         const restamped = new Map<string, PreparedEvent>();
@@ -109,8 +106,8 @@ export class ReadModelSync {
           return true;
         };
         let packing: Promise<void> = Promise.resolve();
-        for (const message of latest.values()) {
-          const event = withSourceWriteTime(message, cycle.observedAtMs);
+        for (const encoded of latest.values()) {
+          const event = withSourceWriteTime(events.Event.decode(encoded), cycle.observedAtMs);
           const rendered = renderForStore(event);
           const held = this.model.prepared(event.eventId);
           // A correction mark alone is a change: the results it marks may equal those last rendered.
@@ -158,7 +155,7 @@ export class ReadModelSync {
         }
         await packing;
         const unknownEventIds: string[] = [];
-        for (const entry of cycle.restamped ?? []) {
+        for (const entry of cycle.restamped) {
           if (latest.has(entry.eventId)) continue;
           if (!restamp(entry.eventId, stampsOfMessage(entry))) unknownEventIds.push(entry.eventId);
         }
@@ -180,7 +177,7 @@ export class ReadModelSync {
         const storedAt = performance.now();
         this.model.apply([...prepared, ...restamped.values()], state);
         readModelEvents.set(this.model.size);
-        const sent = cycle.events.length + (cycle.restamped?.length ?? 0);
+        const sent = cycle.events.length + cycle.restamped.length;
         const result = { upserted: writes.length, unchanged: sent - writes.length - unknownEventIds.length };
         appliedEvents.inc({ result: "upserted" }, result.upserted);
         appliedEvents.inc({ result: "unchanged" }, result.unchanged);

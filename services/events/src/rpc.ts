@@ -1,5 +1,6 @@
 import { InvalidArgumentError, inSpan, requestedPageLimit, unaryHandler } from "@odds/platform";
 import { common, events, pageLimits, planScope, v1 } from "@odds/proto";
+import type { handleUnaryCall, ServerMethodDefinition } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { ReadModelSync } from "./read-model-sync";
 import type { EventQuery } from "./query";
@@ -74,8 +75,13 @@ export function queryOf(request: events.ListEventsRequest): EventQuery {
   };
 }
 
+/** The EventsService as served here: ApplyCycle's events reach the handler encoded (see `eventsServiceDefinition`). */
+export type EventsServiceHandlers = Omit<events.EventsServiceServer, "applyCycle"> & {
+  applyCycle: handleUnaryCall<events.ApplyCycleRequestEncoded, events.ApplyCycleResponse>;
+};
+
 /** Thin adapter from EventsService RPC messages to the read model and the feed. */
-export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModelSync): events.EventsServiceServer {
+export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModelSync): EventsServiceHandlers {
   return {
     listEvents: unaryHandler(logger, async (request: events.ListEventsRequest) => {
       const page = model.list(
@@ -107,7 +113,7 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
       );
       return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor, objects: page.objects });
     }),
-    applyCycle: unaryHandler(logger, (request: events.ApplyCycleRequest) =>
+    applyCycle: unaryHandler(logger, (request: events.ApplyCycleRequestEncoded) =>
       inSpan("events.applyCycle", { "odds.cycle_id": request.cycleId, "odds.events": request.events.length }, () =>
         feed.applyCycle(request),
       ),
@@ -116,9 +122,18 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
   };
 }
 
-/** The EventsService definition, with ListEvents pages framed around the already-rendered items in one copy. */
-export const eventsServiceDefinition: typeof events.EventsServiceService = {
+/**
+ * The EventsService definition, with ListEvents pages framed around the already-rendered items in one
+ * copy, and ApplyCycle's request decoded with its events left encoded (`ApplyCycleRequestEncoded`:
+ * the same wire message), each decoded by the apply at its turn.
+ */
+export const eventsServiceDefinition = {
   ...events.EventsServiceService,
+  applyCycle: {
+    ...events.EventsServiceService.applyCycle,
+    requestDeserialize: (value: Buffer): events.ApplyCycleRequestEncoded =>
+      events.ApplyCycleRequestEncoded.decode(value),
+  } satisfies ServerMethodDefinition<events.ApplyCycleRequestEncoded, events.ApplyCycleResponse>,
   listEvents: { ...events.EventsServiceService.listEvents, responseSerialize: encodeJsonPage },
   listEventsV1: { ...events.EventsServiceService.listEventsV1, responseSerialize: encodeJsonPage },
 };

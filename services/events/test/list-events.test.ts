@@ -498,6 +498,28 @@ describe("feed", () => {
     }
   });
 
+  it("applies an event a call carries twice once, as its last copy", async () => {
+    const feedService = await startEventsService();
+    try {
+      const first = eventProto({ eventId: "TWICE", lastUpdatedAtMs: now - MIN });
+      const last = eventProto({ eventId: "TWICE", lastUpdatedAtMs: now - MIN });
+      last.odds["points-home-game-ml-home"]!.bookOdds = "-160";
+      const applied = await callUnary(feedService.client, feedService.client.applyCycle, {
+        cycleId: "twice",
+        observedAtMs: now - MIN,
+        events: [first, eventProto({ eventId: "ONCE", lastUpdatedAtMs: now - MIN }), last],
+        restamped: [],
+      });
+      expect(applied.upserted).toBe(2);
+      const served = (await feedService.list({ eventIds: ["TWICE", "ONCE"] })).items;
+      expect(served.map((event) => event.eventID).sort()).toEqual(["ONCE", "TWICE"]);
+      const twice = served.find((event) => event.eventID === "TWICE")!;
+      expect(twice.odds["points-home-game-ml-home"].bookOdds).toBe("-160");
+    } finally {
+      await feedService.stop();
+    }
+  });
+
   it("tags a page by what decides its bytes, and answers a caller naming the tag it holds as unchanged, without items", async () => {
     const feedService = await startEventsService();
     try {
