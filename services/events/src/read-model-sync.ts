@@ -7,7 +7,7 @@ import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes 
 import { type EventReadModel, type FeedState, PreparedEvent, preparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
 import { contractJson, renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
-import { mergeMarketBook } from "./v1-render";
+import { MarketBook, mergeMarketBook } from "./market-book";
 import { restampJson, stampsOfEvent, type ObservationStamps } from "./stamps";
 import type { EventStore, EventWrite } from "./store";
 
@@ -117,7 +117,7 @@ export class ReadModelSync {
           } else {
             const { contract, contentHash } = rendered;
             // Markets closed at the end of an event stay in its market book, so its result can be graded.
-            const marketBook = mergeMarketBook(held?.marketBook, contract, closedSidesOf(event));
+            const marketBook = mergeMarketBook(held?.marketBook.sides(), contract, closedSidesOf(event));
             // Settled once; re-settled only on results the source marked corrected since.
             const settlement = settle(
               held?.settlement,
@@ -130,23 +130,31 @@ export class ReadModelSync {
             // Packed on the thread pool while the next event renders here: at most one event waits for
             // its packing, and events are prepared (and written) in the order they came.
             await packing;
-            packing = Promise.all([packJson(rendered.json), packJson(rendered.defaultJson(), { fast: true })]).then(
-              ([packed, packedDefault]) => {
-                prepared.push(
-                  new PreparedEvent(contract, contentHash, { packed, packedDefault, stamps, marketBook, settlement }),
-                );
-                writes.push({
-                  eventID: contract.eventID,
-                  sportID: contract.sportID,
-                  leagueID: contract.leagueID,
-                  startsAtMs: Date.parse(contract.status.startsAt),
+            packing = Promise.all([
+              packJson(rendered.json),
+              packJson(rendered.defaultJson(), { fast: true }),
+              MarketBook.packed(marketBook),
+            ]).then(([packed, packedDefault, book]) => {
+              prepared.push(
+                new PreparedEvent(contract, contentHash, {
                   packed,
-                  contentHash,
-                  marketBook,
+                  packedDefault,
+                  stamps,
+                  marketBook: book,
                   settlement,
-                });
-              },
-            );
+                }),
+              );
+              writes.push({
+                eventID: contract.eventID,
+                sportID: contract.sportID,
+                leagueID: contract.leagueID,
+                startsAtMs: Date.parse(contract.status.startsAt),
+                packed,
+                contentHash,
+                marketBook: book,
+                settlement,
+              });
+            });
             // Awaited at the next changed event or after the last; a failure surfaces there.
             packing.catch(() => undefined);
           }

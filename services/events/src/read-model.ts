@@ -27,15 +27,8 @@ import {
 } from "./query";
 import { settle, type SettlementBook } from "./grading/settlement";
 import { contractJson, contractJsonWithoutAltLines, type ContractEvent, type ContractOdds } from "./render";
-import {
-  externalIDsOf,
-  mergeMarketBook,
-  renderV1Event,
-  renderV1Odds,
-  renderV1Result,
-  v1StatusOf,
-  type V1Rendered,
-} from "./v1-render";
+import { MarketBook, mergeMarketBook, type MarketBookSides } from "./market-book";
+import { externalIDsOf, renderV1Event, renderV1Odds, renderV1Result, v1StatusOf, type V1Rendered } from "./v1-render";
 import { v1 } from "@odds/proto";
 import { newerStamps, restampJson, stampsKey, stampsOf, type ObservationStamps } from "./stamps";
 import { oddsLayoutOf } from "./odds-layout";
@@ -102,7 +95,7 @@ export interface PreparedParts {
   packedDefault?: Buffer;
   /** The contract's stamps, when the caller has them without parsing its times. */
   stamps?: ObservationStamps;
-  marketBook?: Readonly<Record<string, ContractOdds>>;
+  marketBook?: MarketBook;
   settlement?: SettlementBook;
 }
 
@@ -144,7 +137,7 @@ export class PreparedEvent {
   private identity: string | undefined;
 
   /** Every side the event has been priced on, as last seen: what its result is graded on. */
-  readonly marketBook: Readonly<Record<string, ContractOdds>>;
+  readonly marketBook: MarketBook;
   /** The verdicts as settled (documents from before settlements were stored: settled now, from their results). */
   readonly settlement: SettlementBook;
 
@@ -154,9 +147,12 @@ export class PreparedEvent {
     readonly contentHash: string,
     parts: Required<Pick<PreparedParts, "packed" | "packedDefault" | "stamps">> & PreparedParts,
   ) {
-    this.marketBook = parts.marketBook ?? mergeMarketBook(undefined, contract);
+    // A document written before books (or settlements) were stored: they are made here, from the contract.
+    let sides: MarketBookSides | undefined;
+    const bookSides = () => (sides ??= parts.marketBook?.sides() ?? mergeMarketBook(undefined, contract));
+    this.marketBook = parts.marketBook ?? MarketBook.packedSync(bookSides());
     this.settlement =
-      parts.settlement ?? settle(undefined, contract, this.marketBook, 0, Date.parse(contract.info.lastUpdatedAt));
+      parts.settlement ?? settle(undefined, contract, bookSides(), 0, Date.parse(contract.info.lastUpdatedAt));
     this.facts = factsOf(contract);
     this.v1ID = v1.v1Id("event", contract.eventID);
     this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
@@ -257,7 +253,7 @@ export class PreparedEvent {
       view === "event"
         ? v1Json(renderV1Event(contract, nowMs))
         : view === "results"
-          ? v1Json(renderV1Result(contract, this.marketBook, this.settlement))
+          ? v1Json(renderV1Result(contract, this.marketBook.sides(), this.settlement))
           : v1Json(renderV1Odds(contract, view === "odds" ? "market" : "bookmaker", marketIDs, nowMs));
     if (key !== undefined && (cached || this.v1Renderings.size < MAX_CACHED_SHAPES))
       this.v1Renderings.set(key, rendering);

@@ -2,8 +2,9 @@ import { ensureIndexes, packJson, unpackJson } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { SettlementBook } from "./grading/settlement";
+import { MarketBook } from "./market-book";
 import type { FeedState } from "./read-model";
-import type { ContractEvent, ContractOdds } from "./render";
+import type { ContractEvent } from "./render";
 import type { ObservationStamps } from "./stamps";
 
 /**
@@ -54,8 +55,8 @@ interface FeedStateDocument {
 
 export interface StoredEvent {
   contract: ContractEvent;
-  /** oddID -> the side as last seen, without prices; absent in documents written before it existed. */
-  marketBook?: Record<string, ContractOdds>;
+  /** oddID -> the side as last seen, without prices, packed; absent in documents written before it existed. */
+  marketBook?: MarketBook;
   /** Verdicts as settled; absent in documents written before settlements were stored. */
   settlement?: SettlementBook;
   /** The contract's JSON raw-deflated (packJson), as stored and as the read model keeps it. */
@@ -71,7 +72,7 @@ export interface EventWrite {
   startsAtMs: number;
   packed: Buffer;
   contentHash: string;
-  marketBook?: Record<string, ContractOdds>;
+  marketBook?: MarketBook;
   settlement?: SettlementBook;
 }
 
@@ -130,7 +131,8 @@ export class EventStore {
     });
     for await (const doc of cursor) {
       const packed = Buffer.from(doc.contract.buffer);
-      const marketBook = unpacked<Record<string, ContractOdds>>(doc.marketBook);
+      // Kept packed, as stored: the read model unpacks a book only to grade or render a result.
+      const marketBook = doc.marketBook ? MarketBook.stored(Buffer.from(doc.marketBook.buffer)) : undefined;
       const settlement = unpacked<SettlementBook>(doc.settlement);
       yield {
         contract: JSON.parse(unpackJson(packed).toString("utf8")) as ContractEvent,
@@ -184,7 +186,7 @@ export class EventStore {
               startsAtMs: event.startsAtMs,
               v1Id: v1.v1Id("event", event.eventID),
               contract: new Binary(event.packed),
-              ...(event.marketBook ? { marketBook: new Binary(await packJson(JSON.stringify(event.marketBook))) } : {}),
+              ...(event.marketBook ? { marketBook: new Binary(event.marketBook.packed) } : {}),
               ...(event.settlement ? { settlement: new Binary(await packJson(JSON.stringify(event.settlement))) } : {}),
             },
             upsert: true,

@@ -265,33 +265,6 @@ function outcomeResult(
   };
 }
 
-/**
- * The sides an event has been priced on, as last seen (prices left out): what its result is graded
- * on. Bookmakers close an event's markets when it ends, so the current odds alone would leave a
- * finished event with nothing to grade. Sides seen in `latest` replace those in `previous`; `closed`
- * (sides priced before the event was first written) fills gaps.
- */
-export function mergeMarketBook(
-  previous: Readonly<Record<string, ContractOdds>> | undefined,
-  latest: ContractEvent,
-  closed: Readonly<Record<string, ContractOdds>> = {},
-): Record<string, ContractOdds> {
-  const withoutPrices = (sides: Readonly<Record<string, ContractOdds>>) =>
-    Object.fromEntries(
-      Object.entries(sides).map(([oddID, { altLines: _altLines, ...priced }]) => [
-        oddID,
-        { ...priced, byBookmaker: {} },
-      ]),
-    );
-  // Sides closed before the event was first written fill gaps only: what was seen later is newer.
-  const book: Record<string, ContractOdds> = { ...withoutPrices(closed), ...previous, ...withoutPrices(latest.odds) };
-  return Object.fromEntries(
-    Object.keys(book)
-      .sort()
-      .map((oddID) => [oddID, book[oddID] as ContractOdds]),
-  );
-}
-
 /** Scores with the participants' roles. */
 function scoresWithRoles(event: ContractEvent, scores?: Scores): v1.V1Result["scores"] {
   return participantsOf(event).map(({ role, team_id, score }, i) => ({
