@@ -67,4 +67,20 @@ describe("activity ledger", () => {
       expect(sameEventState(b, other)).toBe(false);
     }
   });
+
+  test("normalised states share one bookmaker list per set of bookmakers, whatever event carries it", () => {
+    // Names built at run time, as a decode makes them: equal strings, distinct instances.
+    const id = (...parts: string[]) => parts.join("-");
+    const a = event("e1", true, { [id("points", "home")]: ["tab", "sportsbet"], [id("points", "away")]: ["neds"] });
+    const b = event("e2", true, { [id("points", "home")]: ["sportsbet", "tab", "tab"] });
+    expect(a.markets.map((m) => [m.oddID, m.bookmakerIDs])).toEqual([
+      ["points-away", ["neds"]],
+      ["points-home", ["sportsbet", "tab"]],
+    ]);
+    expect(b.markets[0]!.bookmakerIDs).toBe(a.markets[1]!.bookmakerIDs);
+    expect(b.markets[0]!.bookmakerIDs).not.toBe(a.markets[0]!.bookmakerIDs);
+    expect(sameEventState(a, event("e1", true, { "points-away": ["neds"], "points-home": ["sportsbet", "tab"] }))).toBe(
+      true,
+    );
+  });
 });

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * Live counts (activeEvents per sport, league and market; which bookmakers price a market
  * in a league) maintained incrementally: each write folds in only the difference between
@@ -6,8 +8,34 @@
 
 export interface EventMarketState {
   oddID: string;
-  /** Sorted, unique. */
-  bookmakerIDs: string[];
+  /** Sorted, unique; shared by every market priced by the same bookmakers (never changed in place). */
+  bookmakerIDs: readonly string[];
+}
+
+/**
+ * One instance of each oddID and of each bookmaker list the event states hold. A full-scale world's
+ * states hold ~111,000 market entries naming ~7,000 oddIDs and ~790,000 bookmaker IDs in a few dozen
+ * distinct lists; decoded one instance each (from a cycle, or split from the store's entries, whose
+ * slices keep the whole entry), they were half the catalogue's live heap. Bounded: past its size a
+ * name or list is simply not shared.
+ */
+const sharedNames = new LRUCache<string, string>({ max: 50_000 });
+const sharedLists = new LRUCache<string, readonly string[]>({ max: 10_000 });
+
+function sharedName(name: string): string {
+  const held = sharedNames.get(name);
+  if (held !== undefined) return held;
+  sharedNames.set(name, name);
+  return name;
+}
+
+function sharedList(sortedIDs: readonly string[]): readonly string[] {
+  const key = sortedIDs.join(" ");
+  const held = sharedLists.get(key);
+  if (held !== undefined) return held;
+  const list = sortedIDs.map(sharedName);
+  sharedLists.set(key, list);
+  return list;
 }
 
 export interface EventState {
@@ -44,7 +72,9 @@ export function normalizeEventState(state: EventState): EventState {
     sportID: state.sportID,
     leagueID: state.leagueID,
     active: state.active,
-    markets: [...byOddID.keys()].sort().map((oddID) => ({ oddID, bookmakerIDs: [...byOddID.get(oddID)!].sort() })),
+    markets: [...byOddID.keys()]
+      .sort()
+      .map((oddID) => ({ oddID: sharedName(oddID), bookmakerIDs: sharedList([...byOddID.get(oddID)!].sort()) })),
   };
 }
 
