@@ -1,4 +1,5 @@
 import type { TickTier } from "./tick-tier";
+import { decodeBucket } from "./tick-buckets";
 import { HeldQuotes } from "./held-quotes";
 import type { HeldQuote, TickDocument } from "./ticks";
 
@@ -45,11 +46,21 @@ export class BookStateStore {
       const rebuilt = await Promise.all(
         missing
           .slice(i, i + REBUILD_CONCURRENCY)
-          .map(async (eventID) => [eventID, booksFromTicks(await this.live.ticksOfEvent(eventID))] as const),
+          .map(async (eventID) => [eventID, await this.rebuild(eventID)] as const),
       );
       for (const [eventID, books] of rebuilt) this.events.set(eventID, { books, touchedAtMs: nowMs });
     }
     for (const eventID of wanted) this.events.get(eventID)!.touchedAtMs = nowMs;
+  }
+
+  /**
+   * An event's books from its live ticks, folded an hour's bucket at a time: only the packed buckets
+   * and one hour of decoded ticks are held, not every tick of the event (64,000 for the densest).
+   */
+  private async rebuild(eventID: string): Promise<Map<string, BookState>> {
+    const fold = new BookFold();
+    for (const bucket of await this.live.bucketsOfEvent(eventID)) fold.add(decodeBucket(bucket));
+    return fold.books();
   }
 
   /** Only valid after `load` for the event. */
@@ -70,36 +81,54 @@ export class BookStateStore {
 }
 
 /** Folds an event's ticks, oldest first, into the quotes each book holds. */
-export function booksFromTicks(ticks: TickDocument[]): Map<string, BookState> {
-  const folded = new Map<string, { book: Omit<BookState, "quotes">; quotes: Map<string, HeldQuote> }>();
-  const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
-  for (const tick of ordered) {
-    const key = bookKeyOf(tick.eventID, tick.bookmakerID, tick.sourceID);
-    let entry = folded.get(key);
-    if (!entry) {
-      const book = {
-        key,
-        eventID: tick.eventID,
-        bookmakerID: tick.bookmakerID,
-        sourceID: tick.sourceID,
-        observedAtMs: 0,
-      };
-      entry = { book, quotes: new Map() };
-      folded.set(key, entry);
+export function booksFromTicks(ticks: readonly TickDocument[]): Map<string, BookState> {
+  const fold = new BookFold();
+  fold.add(ticks);
+  return fold.books();
+}
+
+/**
+ * The quotes each book of an event holds after its ticks, fed in batches: every tick of a batch is
+ * newer than every tick of the batches before it (an hour's bucket after the hours before), and a
+ * batch is put in time order here (ties keep their order, as the log's order says).
+ */
+class BookFold {
+  private readonly folded = new Map<string, { book: Omit<BookState, "quotes">; quotes: Map<string, HeldQuote> }>();
+
+  add(ticks: readonly TickDocument[]): void {
+    const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
+    for (const tick of ordered) {
+      const key = bookKeyOf(tick.eventID, tick.bookmakerID, tick.sourceID);
+      let entry = this.folded.get(key);
+      if (!entry) {
+        const book = {
+          key,
+          eventID: tick.eventID,
+          bookmakerID: tick.bookmakerID,
+          sourceID: tick.sourceID,
+          observedAtMs: 0,
+        };
+        entry = { book, quotes: new Map() };
+        this.folded.set(key, entry);
+      }
+      entry.book.observedAtMs = Math.max(entry.book.observedAtMs, tick.changedAt.getTime());
+      if (tick.kind === "close" || tick.decimalOdds === null || tick.decimalOdds === undefined) {
+        entry.quotes.delete(tick.oddID);
+        continue;
+      }
+      const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds };
+      if (tick.line !== null && tick.line !== undefined) held.line = tick.line;
+      if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
+      if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
+      if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
+      entry.quotes.set(tick.oddID, held);
     }
-    entry.book.observedAtMs = Math.max(entry.book.observedAtMs, tick.changedAt.getTime());
-    if (tick.kind === "close" || tick.decimalOdds === null || tick.decimalOdds === undefined) {
-      entry.quotes.delete(tick.oddID);
-      continue;
-    }
-    const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds };
-    if (tick.line !== null && tick.line !== undefined) held.line = tick.line;
-    if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
-    if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
-    if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
-    entry.quotes.set(tick.oddID, held);
   }
-  const books = new Map<string, BookState>();
-  for (const [key, { book, quotes }] of folded) books.set(key, { ...book, quotes: HeldQuotes.of(quotes.values()) });
-  return books;
+
+  books(): Map<string, BookState> {
+    const books = new Map<string, BookState>();
+    for (const [key, { book, quotes }] of this.folded)
+      books.set(key, { ...book, quotes: HeldQuotes.of(quotes.values()) });
+    return books;
+  }
 }

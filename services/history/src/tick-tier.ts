@@ -216,10 +216,10 @@ export class TickTier {
     return remaining === null;
   }
 
-  /** Every tick of an event in this tier, in history order. */
-  async ticksOfEvent(eventID: string): Promise<TickDocument[]> {
+  /** Every bucket of an event in this tier, oldest hour first, its ticks still packed (`decodeBucket`). */
+  async bucketsOfEvent(eventID: string): Promise<BucketDocument[]> {
     const buckets = await this.buckets(eventID).find(this.eventScope(eventID)).toArray();
-    return buckets.sort((a, b) => a.hour - b.hour).flatMap(decodeBucket);
+    return buckets.sort((a, b) => a.hour - b.hour);
   }
 
   /** The buckets of an event's day, whole, oldest first, until they hold at least `minTicks` ticks. */

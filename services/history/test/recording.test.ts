@@ -28,6 +28,25 @@ describe("history recording (RecordQuotes) against real stores", () => {
   });
 
   const t = (minute: number) => daysAgo(3, minute);
+
+  /** Records through a freshly started recorder: its books rebuilt from the stored ticks. */
+  const recordRestarted = (request: history.RecordQuotesRequest) =>
+    service.freshRecorder().record(
+      request.events.map((event) => ({
+        eventID: event.eventId,
+        sportID: event.sportId,
+        leagueID: event.leagueId,
+        startsAtMs: event.startsAtMs,
+      })),
+      request.snapshots.map((book) => ({
+        eventID: book.eventId,
+        bookmakerID: book.bookmakerId,
+        sourceID: book.sourceId,
+        sourceRank: book.sourceRank,
+        observedAtMs: book.observedAtMs,
+        quotes: book.quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: q.available })),
+      })),
+    );
   const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: t(0) - 60_000, toMs: t(600) });
 
   it("records open for a first quote, move on a price change, limit on a maxStake-only change, close when withdrawn and open again when it reappears", async () => {
@@ -160,20 +179,35 @@ describe("history recording (RecordQuotes) against real stores", () => {
 
     expect((await service.record(request)).ticksRecorded).toBe(0);
     // A restarted process reloads the last-quote state from the store.
-    const restarted = service.freshRecorder();
-    const replay = await restarted.record(
-      [{ eventID: event.eventId, sportID: event.sportId, leagueID: event.leagueId, startsAtMs: event.startsAtMs }],
-      request.snapshots.map((book) => ({
-        eventID: book.eventId,
-        bookmakerID: book.bookmakerId,
-        sourceID: book.sourceId,
-        sourceRank: book.sourceRank,
-        observedAtMs: book.observedAtMs,
-        quotes: book.quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: q.available })),
-      })),
-    );
+    const replay = await recordRestarted(request);
     expect(replay.ticksRecorded).toBe(0);
     expect(await service.stores.live.countTicks(event.eventId)).toBe(before);
+  });
+
+  it("a restarted process rebuilds its books from ticks over several hours, oldest hour first", async () => {
+    const event = newEvent(daysAgo(2));
+    // Three snapshots an hour or more apart: three hour buckets.
+    await service.record({
+      events: [event],
+      snapshots: [
+        snapshot(event, t(40), [quote(ML_HOME, 1.9), quote(ML_AWAY, 2.0), quote(TOTAL_OVER, 1.85)]),
+        snapshot(event, t(100), [quote(ML_HOME, 1.8)]),
+        snapshot(event, t(170), [quote(ML_HOME, 1.8), quote(TOTAL_OVER, 1.9)]),
+      ],
+    });
+    const recorded = await service.stores.live.bucketsOfEvent(event.eventId);
+    expect(recorded.length).toBe(3);
+    // Held after the log: home at 1.8 (moved in the second hour), over at 1.9 (reopened in the third), away closed.
+    const same = await recordRestarted({
+      events: [event],
+      snapshots: [snapshot(event, t(200), [quote(ML_HOME, 1.8), quote(TOTAL_OVER, 1.9)])],
+    });
+    expect(same.ticksRecorded).toBe(0);
+    const reopened = await recordRestarted({
+      events: [event],
+      snapshots: [snapshot(event, t(210), [quote(ML_HOME, 1.8), quote(TOTAL_OVER, 1.9), quote(ML_AWAY, 2.1)])],
+    });
+    expect(reopened.ticksRecorded).toBe(1);
   });
 
   it("a restarted process stores a moved kickoff of an event it already knew, and keeps an unchanged ref", async () => {
