@@ -17,12 +17,12 @@ export class MarketBook {
   ) {}
 
   /** Packs on the thread pool (an apply). */
-  static async packed(sides: MarketBookSides): Promise<MarketBook> {
+  static async pack(sides: MarketBookSides): Promise<MarketBook> {
     return new MarketBook(await packJson(JSON.stringify(sides)));
   }
 
   /** Packs on this thread (an event loaded from a document written before books were stored). */
-  static packedSync(sides: MarketBookSides): MarketBook {
+  static packSync(sides: MarketBookSides): MarketBook {
     return new MarketBook(packJsonSync(JSON.stringify(sides)));
   }
 

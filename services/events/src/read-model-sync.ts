@@ -133,7 +133,7 @@ export class ReadModelSync {
             packing = Promise.all([
               packJson(rendered.json),
               packJson(rendered.defaultJson(), { fast: true }),
-              MarketBook.packed(marketBook),
+              MarketBook.pack(marketBook),
             ]).then(([packed, packedDefault, book]) => {
               prepared.push(
                 new PreparedEvent(contract, contentHash, {

@@ -150,7 +150,7 @@ export class PreparedEvent {
     // A document written before books (or settlements) were stored: they are made here, from the contract.
     let sides: MarketBookSides | undefined;
     const bookSides = () => (sides ??= parts.marketBook?.sides() ?? mergeMarketBook(undefined, contract));
-    this.marketBook = parts.marketBook ?? MarketBook.packedSync(bookSides());
+    this.marketBook = parts.marketBook ?? MarketBook.packSync(bookSides());
     this.settlement =
       parts.settlement ?? settle(undefined, contract, bookSides(), 0, Date.parse(contract.info.lastUpdatedAt));
     this.facts = factsOf(contract);
