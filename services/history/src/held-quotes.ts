@@ -1,3 +1,4 @@
+import { SharedInstances } from "@odds/platform";
 import type { HeldQuote } from "./ticks";
 
 /** Bits of a held quote's flags byte: which optional fields it has, and its main-line value. */
@@ -17,17 +18,12 @@ const MAX_STAKE = 3;
 /**
  * One copy of each oddID the books hold. Every decode of a RecordQuotes call brings fresh strings for
  * the same few thousand oddIDs; the books keep the pooled copy instead. Cleared when it grows past
- * `POOLED_MAX` (books keep the strings they reference; only the sharing of later ones restarts).
+ * 200,000 (books keep the strings they reference; only the sharing of later ones restarts).
  */
-const pooled = new Map<string, string>();
-const POOLED_MAX = 200_000;
+const pooled = new SharedInstances<string>(200_000);
 
 function pooledOddID(oddID: string): string {
-  const held = pooled.get(oddID);
-  if (held !== undefined) return held;
-  if (pooled.size >= POOLED_MAX) pooled.clear();
-  pooled.set(oddID, oddID);
-  return oddID;
+  return pooled.of(oddID, () => oddID);
 }
 
 /**

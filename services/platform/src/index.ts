@@ -16,3 +16,4 @@ export * from "./tracing/spans";
 export * from "./store-calls";
 export * from "./call-deadline";
 export * from "./packed-json";
+export * from "./shared-instances";

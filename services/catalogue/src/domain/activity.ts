@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { SharedInstances } from "@odds/platform";
 
 /**
  * Live counts (activeEvents per sport, league and market; which bookmakers price a market
@@ -16,26 +16,17 @@ export interface EventMarketState {
  * One instance of each oddID and of each bookmaker list the event states hold. A full-scale world's
  * states hold ~111,000 market entries naming ~7,000 oddIDs and ~790,000 bookmaker IDs in a few dozen
  * distinct lists; decoded one instance each (from a cycle, or split from the store's entries, whose
- * slices keep the whole entry), they were half the catalogue's live heap. Bounded: past its size a
- * name or list is simply not shared.
+ * slices keep the whole entry), they were half the catalogue's live heap.
  */
-const sharedNames = new LRUCache<string, string>({ max: 50_000 });
-const sharedLists = new LRUCache<string, readonly string[]>({ max: 10_000 });
+const sharedNames = new SharedInstances<string>(50_000);
+const sharedLists = new SharedInstances<readonly string[]>(10_000);
 
 function sharedName(name: string): string {
-  const held = sharedNames.get(name);
-  if (held !== undefined) return held;
-  sharedNames.set(name, name);
-  return name;
+  return sharedNames.of(name, () => name);
 }
 
 function sharedList(sortedIDs: readonly string[]): readonly string[] {
-  const key = sortedIDs.join(" ");
-  const held = sharedLists.get(key);
-  if (held !== undefined) return held;
-  const list = sortedIDs.map(sharedName);
-  sharedLists.set(key, list);
-  return list;
+  return sharedLists.of(sortedIDs.join(" "), () => sortedIDs.map(sharedName));
 }
 
 export interface EventState {
