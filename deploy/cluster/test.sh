@@ -19,6 +19,14 @@ lock=/run/lock/odds-read-api-cluster.lock
 mkdir -p "$(dirname "$lock")"
 exec 9>"$lock"
 flock -n 9 || die "another test:cluster run holds $lock on this machine; wait for it to end"
+# With the lock held no other run is live, so any cluster state found now is a run's that was killed
+# before its own cleanup (its EXIT trap never ran: a SIGKILL, a machine stopped mid-run). Left, it
+# breaks this run: its daemons keep the addresses, and its etcd still holds the release, so
+# `helm install` fails with "cannot re-use a name that is still in use". down.sh clears all of it.
+if [[ -e $STATE/daemons || -d $STATE/etcd ]]; then
+  log "a cluster left by a run that never stopped it: stopping it first"
+  bash "$here/down.sh"
+fi
 step "host packages"
 bash "$here/ensure-host.sh"
 step "project preparation (npm ci, FerretDB program, TypeScript build, Helm)"
