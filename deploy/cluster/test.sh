@@ -58,14 +58,16 @@ keep_logs() {
   mkdir -p "$dir/pods"
   log "keeping pod logs, events, pods and endpoints in $dir"
   local what
+  # Each collector closes fd 9 (the machine-wide lock: a collector that outlived a killed run would hold
+  # it, and refuse every later run) and ends with this run ($$) if nothing stopped it.
   for what in events pods endpointslices; do
     setsid bash -c 'kubectl get "$1" -n "$2" -o wide --watch-only --output-watch-events 2>&1 |
-      while IFS= read -r line; do printf "%s %s\n" "$(date -u +%H:%M:%S.%3N)" "$line"; done' _ "$what" "$NAMESPACE" \
-      >"$dir/$what.log" </dev/null &
+      while IFS= read -r line && kill -0 "$3" 2>/dev/null; do printf "%s %s\n" "$(date -u +%H:%M:%S.%3N)" "$line"; done' \
+      _ "$what" "$NAMESPACE" "$$" >"$dir/$what.log" </dev/null 9>&- &
     echo $! >>"$dir/.collectors"
   done
-  setsid bash -c 'while sleep 0.5; do cp -a -u /var/log/pods/"$1"_* "$2/pods/" 2>/dev/null; done' _ "$NAMESPACE" "$dir" \
-    </dev/null >/dev/null 2>&1 &
+  setsid bash -c 'while sleep 0.5 && kill -0 "$3" 2>/dev/null; do cp -a -u /var/log/pods/"$1"_* "$2/pods/" 2>/dev/null; done' \
+    _ "$NAMESPACE" "$dir" "$$" </dev/null >/dev/null 2>&1 9>&- &
   echo $! >>"$dir/.collectors"
 }
 stop_keeping_logs() {
@@ -132,9 +134,9 @@ helm test "$RELEASE" -n "$NAMESPACE" --timeout 5m --hide-notes
 
 step "e2e contract checks through a port-forward to the edge Service, then the cluster checks"
 export CLUSTER_CHART_DIR="$chart" CLUSTER_NAMESPACE="$NAMESPACE" CLUSTER_RELEASE="$RELEASE"
-(cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/edge/contract.test.ts)
+(cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/edge/contract.test.ts) 9>&-
 keep_logs "$CLUSTER_LOGS"
-(cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/cluster/)
+(cd "$ROOT" && npx jest -c test/cluster/jest.config.js --runInBand test/cluster/) 9>&-
 
 step "helm uninstall"
 helm uninstall "$RELEASE" -n "$NAMESPACE" --wait --timeout 5m >/dev/null
