@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { setImmediate as yieldToReads } from "node:timers/promises";
 import { packJson, WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
@@ -8,7 +7,7 @@ import { type EventReadModel, type FeedState, PreparedEvent, preparedEvent } fro
 import { settle } from "./grading/settlement";
 import { contractJson, renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
 import { MarketBook, mergeMarketBook } from "./market-book";
-import { restampJson, stampsOfEvent, type ObservationStamps } from "./stamps";
+import { contentHashOf, stampsOfEvent, type ObservationStamps } from "./stamps";
 import type { EventStore, EventWrite } from "./store";
 
 export interface CycleResult {
@@ -33,15 +32,18 @@ export interface FeedStatus {
 export function renderForStore(event: events.Event): {
   contract: ContractEvent;
   json: Buffer;
-  /** The default shape (no alternate lines); rendered only when asked for (a changed event). */
-  defaultJson: () => string;
+  /** The default shape (no alternate lines); joined only when asked for (a changed event). */
+  defaultJson: () => Buffer;
   contentHash: string;
 } {
   const contract = renderEvent(event);
   const rendered = contractJson(contract);
-  const json = Buffer.from(rendered.full);
-  const contentHash = createHash("sha256").update(restampJson(json, null)).digest("base64url");
-  return { contract, json, defaultJson: () => rendered.withoutAltLines, contentHash };
+  return {
+    contract,
+    json: rendered.full,
+    defaultJson: rendered.withoutAltLines,
+    contentHash: contentHashOf(rendered.full),
+  };
 }
 
 /** The observation times ingest sent for an event it carried unchanged. */

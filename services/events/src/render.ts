@@ -154,36 +154,41 @@ export function renderEvent(event: events.Event): ContractEvent {
 
 /** An event's JSON in the two forms the read model keeps: full, and without alternate lines (the default shape). */
 export interface ContractJson {
-  full: string;
-  withoutAltLines: string;
+  full: Buffer;
+  /** Joined when asked for: an apply needs it only for an event that changed. */
+  withoutAltLines(): Buffer;
 }
 
 /**
  * `JSON.stringify(event)` and the same bytes with every side's `altLines` left out (what
  * `shapeEvent(event, FULL_SHAPE)` renders), each price stringified once for both: `altLines` is a
- * side's last key, so a side's full JSON is its JSON without them plus that one member.
+ * side's last key, so a side's full JSON is its JSON without them plus that one member. Written as
+ * bytes side by side and joined once: a fully priced event is 1-2 MB of JSON, and no string of
+ * that size is made (V8 puts each straight into its old generation, garbage an apply would leave
+ * there for its next full collection).
  */
 export function contractJson(event: ContractEvent): ContractJson {
-  const full: string[] = [];
-  const withoutAltLines: string[] = [];
+  const full: Buffer[] = [];
+  const withoutAltLines: Buffer[] = [];
   for (const [oddID, side] of Object.entries(event.odds)) {
     const { altLines, ...rest } = side;
     const member = sideMember(oddID, rest);
-    withoutAltLines.push(member);
-    full.push(altLines === undefined ? member : `${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`);
+    const bytes = Buffer.from(member);
+    withoutAltLines.push(bytes);
+    full.push(
+      altLines === undefined ? bytes : Buffer.from(`${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`),
+    );
   }
-  return {
-    full: objectJsonWith(event, "odds", `{${full.join(",")}}`),
-    withoutAltLines: objectJsonWith(event, "odds", `{${withoutAltLines.join(",")}}`),
-  };
+  const around = objectJsonAround(event, "odds");
+  return { full: joinObject(around, full), withoutAltLines: () => joinObject(around, withoutAltLines) };
 }
 
-/** `contractJson(event).withoutAltLines` alone (the full form is at hand: a stored event being loaded). */
-export function contractJsonWithoutAltLines(event: ContractEvent): string {
+/** `contractJson(event).withoutAltLines()` alone (the full form is at hand: a stored event being loaded). */
+export function contractJsonWithoutAltLines(event: ContractEvent): Buffer {
   const members = Object.entries(event.odds).map(([oddID, { altLines: _altLines, ...rest }]) =>
-    sideMember(oddID, rest),
+    Buffer.from(sideMember(oddID, rest)),
   );
-  return objectJsonWith(event, "odds", `{${members.join(",")}}`);
+  return joinObject(objectJsonAround(event, "odds"), members);
 }
 
 /** One member of `odds`, its side without alternate lines. */
@@ -191,12 +196,32 @@ function sideMember(oddID: string, side: Omit<ContractOdds, "altLines">): string
   return `${JSON.stringify(oddID)}:${JSON.stringify(side)}`;
 }
 
-/** `JSON.stringify(object)` with one member's value given as JSON already. */
-function objectJsonWith(object: object, key: string, valueJson: string): string {
-  const members: string[] = [];
+const COMMA = Buffer.from(",");
+
+/**
+ * `JSON.stringify(object)` split around one member's value: the JSON before it (ending in
+ * `"key":{`) and after it (starting with that value's closing `}`).
+ */
+function objectJsonAround(object: object, key: string): [Buffer, Buffer] {
+  const before: string[] = [];
+  const after: string[] = [];
+  let seen = false;
   for (const [name, value] of Object.entries(object)) {
     if (value === undefined) continue;
-    members.push(`${JSON.stringify(name)}:${name === key ? valueJson : JSON.stringify(value)}`);
+    if (name === key) seen = true;
+    else (seen ? after : before).push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
   }
-  return `{${members.join(",")}}`;
+  const head = `{${before.map((member) => `${member},`).join("")}${JSON.stringify(key)}:{`;
+  return [Buffer.from(head), Buffer.from(`}${after.map((member) => `,${member}`).join("")}}`)];
+}
+
+/** The object's bytes with `members` (each `"name":value`) as the split member's value. */
+function joinObject([head, tail]: [Buffer, Buffer], members: Buffer[]): Buffer {
+  const parts: Buffer[] = [head];
+  members.forEach((member, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(member);
+  });
+  parts.push(tail);
+  return Buffer.concat(parts);
 }

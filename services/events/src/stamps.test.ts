@@ -1,6 +1,7 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { renderEvent, type ContractEvent } from "./render";
-import { newerStamps, restampJson, stampsOf, stampsOfEvent } from "./stamps";
+import { createHash } from "node:crypto";
+import { contentHashOf, newerStamps, restampJson, stampsOf, stampsOfEvent } from "./stamps";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const event = renderEvent(eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW }));
@@ -44,6 +45,22 @@ describe("observation stamps", () => {
     });
     expect(restampJson(laterJson, null)).toEqual(restampJson(json, null));
     expect(restampJson(json, null).includes(iso(NOW))).toBe(false);
+  });
+
+  it("hashes the content as the stamp-free bytes hash, without copying them, in either member order", () => {
+    // Hashes already stored were taken of restampJson(json, null): the same bytes must hash alike.
+    const storedForm = (bytes: Buffer) => createHash("sha256").update(restampJson(bytes, null)).digest("base64url");
+    const { info, ...rest } = event;
+    const infoLast = Buffer.from(JSON.stringify({ ...rest, info }));
+    for (const bytes of [json, infoLast]) expect(contentHashOf(bytes)).toBe(storedForm(bytes));
+    const later = restampJson(json, { lastUpdatedAtMs: NOW + 60_000, bookmakers: new Map([["tab", NOW + 60_000]]) });
+    expect(contentHashOf(later)).toBe(contentHashOf(json));
+    const repriced = JSON.parse(JSON.stringify(event)) as ContractEvent;
+    const price = Object.values(Object.values(repriced.odds)[0]!.byBookmaker)[0]!;
+    price.odds = price.odds === "+150" ? "+155" : "+150";
+    expect(contentHashOf(Buffer.from(JSON.stringify(repriced)))).not.toBe(contentHashOf(json));
+    // Hashing reads the bytes only.
+    expect(JSON.parse(json.toString("utf8"))).toEqual(event);
   });
 
   it("never moves a stamp back, and names no bookmaker the content lacks", () => {

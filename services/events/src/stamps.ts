@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { events } from "@odds/proto";
 import type { ContractEvent } from "./render";
 
@@ -77,9 +78,31 @@ export function newerStamps(held: ObservationStamps, incoming: ObservationStamps
 }
 
 /**
+ * Where an event's rendered JSON (any shape of it) carries its stamps: the offset of each ISO time,
+ * info's (`bookmakerID` undefined) and each price's, with the bookmaker it names. Found by a scan
+ * of the bytes, no parse; in the order found, which is not the bytes' order.
+ */
+function* stampsIn(json: Buffer): Generator<{ at: number; bookmakerID?: () => string }> {
+  const info = json.indexOf(INFO_KEY);
+  if (info >= 0) {
+    const at = json.indexOf(LAST_UPDATED_KEY, info);
+    if (at >= 0) yield { at: at + LAST_UPDATED_KEY.length };
+  }
+  for (let at = json.indexOf(BOOKMAKER_KEY); at >= 0; at = json.indexOf(BOOKMAKER_KEY, at + 1)) {
+    const idStart = at + BOOKMAKER_KEY.length;
+    const idEnd = json.indexOf(QUOTE, idStart);
+    const stamp = json.indexOf(LAST_UPDATED_KEY, idEnd);
+    const objectEnd = json.indexOf(CLOSE_BRACE, idEnd);
+    // The price object's own lastUpdatedAt: before the object closes (price objects hold no nested objects).
+    if (stamp < 0 || (objectEnd >= 0 && stamp > objectEnd)) continue;
+    yield { at: stamp + LAST_UPDATED_KEY.length, bookmakerID: () => json.toString("latin1", idStart, idEnd) };
+  }
+}
+
+/**
  * An event's rendered JSON (any shape of it) with the given stamps written in place of the ones it
  * carries: same length, no parse, so restamping costs a scan of the bytes (and a copy unless `inPlace`).
- * `stamps === null` writes the epoch everywhere: the stamp-free form the content hash is taken of.
+ * `stamps === null` writes the epoch everywhere: the stamp-free form (`contentHashOf` hashes it).
  */
 export function restampJson(
   json: Buffer,
@@ -89,25 +112,33 @@ export function restampJson(
   const out = options.inPlace ? json : Buffer.from(json);
   // An event has a handful of distinct times over thousands of prices: format each once.
   const formatted = new Map<number, Buffer>();
-  const write = (at: number, ms: number) => {
+  for (const { at, bookmakerID } of stampsIn(out)) {
+    const ms = stamps === null ? 0 : bookmakerID ? stamps.bookmakers.get(bookmakerID()) : stamps.lastUpdatedAtMs;
+    if (ms === undefined) continue;
     let iso = formatted.get(ms);
-    if (!iso) formatted.set(ms, (iso = Buffer.from(new Date(ms).toISOString(), "latin1")));
+    if (!iso) formatted.set(ms, (iso = isoBytes(ms)));
     iso.copy(out, at, 0, ISO_LENGTH);
-  };
-  const info = out.indexOf(INFO_KEY);
-  if (info >= 0) {
-    const at = out.indexOf(LAST_UPDATED_KEY, info);
-    if (at >= 0) write(at + LAST_UPDATED_KEY.length, stamps?.lastUpdatedAtMs ?? 0);
-  }
-  for (let at = out.indexOf(BOOKMAKER_KEY); at >= 0; at = out.indexOf(BOOKMAKER_KEY, at + 1)) {
-    const idStart = at + BOOKMAKER_KEY.length;
-    const idEnd = out.indexOf(QUOTE, idStart);
-    const stamp = out.indexOf(LAST_UPDATED_KEY, idEnd);
-    const objectEnd = out.indexOf(CLOSE_BRACE, idEnd);
-    // The price object's own lastUpdatedAt: before the object closes (price objects hold no nested objects).
-    if (stamp < 0 || (objectEnd >= 0 && stamp > objectEnd)) continue;
-    const ms = stamps === null ? 0 : stamps.bookmakers.get(out.toString("latin1", idStart, idEnd));
-    if (ms !== undefined) write(stamp + LAST_UPDATED_KEY.length, ms);
   }
   return out;
 }
+
+/**
+ * The hash of an event's content: SHA-256 of its JSON with every stamp at the epoch, the bytes
+ * `restampJson(json, null)` makes, hashed span by span instead of from that copy.
+ */
+export function contentHashOf(json: Buffer): string {
+  const offsets = [...new Set(Array.from(stampsIn(json), ({ at }) => at))].sort((a, b) => a - b);
+  const hash = createHash("sha256");
+  let from = 0;
+  for (const at of offsets) {
+    hash.update(json.subarray(from, at)).update(EPOCH_ISO);
+    from = at + ISO_LENGTH;
+  }
+  return hash.update(json.subarray(from)).digest("base64url");
+}
+
+function isoBytes(ms: number): Buffer {
+  return Buffer.from(new Date(ms).toISOString(), "latin1");
+}
+
+const EPOCH_ISO = isoBytes(0);
