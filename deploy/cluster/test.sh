@@ -12,13 +12,17 @@ started=$SECONDS
 step() { log "[$((SECONDS - started))s] $*"; }
 
 ((EUID == 0)) || die "the local cluster runs kubelet, containerd and dockerd: run as root"
-# One cluster per machine (one bridge, fixed addresses, one machine-wide cache): a second run at the
-# same time fails at once. The lock goes with this process (fd 9; start_daemon closes it).
+# One cluster per machine (one bridge, fixed addresses, one machine-wide cache): a second run started
+# meanwhile waits for the first to end (CLUSTER_LOCK_WAIT_S, 25 minutes: longer than a cold run), then
+# fails naming the lock. The lock goes with this process (fd 9; daemons and collectors close it).
 need flock "util-linux"
 lock=/run/lock/odds-read-api-cluster.lock
 mkdir -p "$(dirname "$lock")"
 exec 9>"$lock"
-flock -n 9 || die "another test:cluster run holds $lock on this machine; wait for it to end"
+if ! flock -n 9; then
+  log "another test:cluster run holds $lock on this machine: waiting for it to end"
+  flock -w "${CLUSTER_LOCK_WAIT_S:-1500}" 9 || die "another test:cluster run still holds $lock after ${CLUSTER_LOCK_WAIT_S:-1500} s"
+fi
 # With the lock held no other run is live, so any cluster state found now is a run's that was killed
 # before its own cleanup (its EXIT trap never ran: a SIGKILL, a machine stopped mid-run). Left, it
 # breaks this run: its daemons keep the addresses, and its etcd still holds the release, so
