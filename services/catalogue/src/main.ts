@@ -1,7 +1,7 @@
 import { connectMongo, createLogger, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
-import { catalogue, v1 } from "@odds/proto";
+import { v1 } from "@odds/proto";
 import { loadCatalogueConfig } from "./config";
-import { catalogueRpc } from "./rpc";
+import { catalogueRpc, catalogueServiceDefinition } from "./rpc";
 import { PersistedCatalogue } from "./persisted-catalogue";
 import { CatalogueStore } from "./store";
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     services: [
       {
         name: "odds.catalogue.v1.PersistedCatalogue",
-        definition: catalogue.CatalogueServiceService,
+        definition: catalogueServiceDefinition,
         implementation: catalogueRpc(service, logger, new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES)),
       },
     ],

@@ -1,17 +1,37 @@
+import type { handleUnaryCall, ServerMethodDefinition } from "@grpc/grpc-js";
 import { unaryHandler } from "@odds/platform";
-import { planScope, type catalogue, type common, type v1 } from "@odds/proto";
+import { catalogue, planScope, type common, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
+import { normalizeEventState, type EventState } from "./domain/activity";
 import type { CatalogueCycle } from "./domain/catalogue";
 import type { ReadPage } from "./domain/reads";
 import { v1Bookmakers, v1Leagues, v1Markets, v1Players, v1Sports, v1Teams } from "./domain/v1-view";
 import type { PersistedCatalogue } from "./persisted-catalogue";
+
+/** The CatalogueService as served here: ApplyCatalogue's events reach the handler encoded (see `catalogueServiceDefinition`). */
+export type CatalogueServiceHandlers = Omit<catalogue.CatalogueServiceServer, "applyCatalogue"> & {
+  applyCatalogue: handleUnaryCall<catalogue.ApplyCatalogueRequestEncoded, catalogue.ApplyCatalogueResponse>;
+};
+
+/**
+ * The CatalogueService definition, with ApplyCatalogue's request decoded with its events left encoded
+ * (`ApplyCatalogueRequestEncoded`: the same wire message), each decoded by `toCycle` at its turn.
+ */
+export const catalogueServiceDefinition = {
+  ...catalogue.CatalogueServiceService,
+  applyCatalogue: {
+    ...catalogue.CatalogueServiceService.applyCatalogue,
+    requestDeserialize: (value: Buffer): catalogue.ApplyCatalogueRequestEncoded =>
+      catalogue.ApplyCatalogueRequestEncoded.decode(value),
+  } satisfies ServerMethodDefinition<catalogue.ApplyCatalogueRequestEncoded, catalogue.ApplyCatalogueResponse>,
+};
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */
 export function catalogueRpc(
   service: PersistedCatalogue,
   logger: Logger,
   historyStarts: v1.HistoryStarts,
-): catalogue.CatalogueServiceServer {
+): CatalogueServiceHandlers {
   const reads = service.reads;
   return {
     listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) => {
@@ -82,7 +102,7 @@ export function catalogueRpc(
       // Markets are kept rendered: their bytes go out as they are.
       return { items: page.items.map((market) => market.json), nextCursor: page.nextCursor, notice: "" };
     }),
-    applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequest) => {
+    applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequestEncoded) => {
       await service.apply(toCycle(req), req.cycleId);
       return {};
     }),
@@ -102,7 +122,7 @@ function jsonPage(page: ReadPage<unknown>): common.JsonPage {
   };
 }
 
-export function toCycle(req: catalogue.ApplyCatalogueRequest): CatalogueCycle {
+export function toCycle(req: catalogue.ApplyCatalogueRequestEncoded): CatalogueCycle {
   return {
     sports: req.sports.map((s) => ({ sportID: s.sportId, name: s.name, shortName: s.shortName })),
     leagues: req.leagues.map((l) => ({
@@ -142,13 +162,19 @@ export function toCycle(req: catalogue.ApplyCatalogueRequest): CatalogueCycle {
       displays: { short: s.displayShort, long: s.displayLong },
       sportIDs: s.sportIds,
     })),
-    events: req.events.map((e) => ({
-      eventID: e.eventId,
-      sportID: e.sportId,
-      leagueID: e.leagueId,
-      active: e.active,
-      // A side's player or team is recognised from the cycle's players and teams (see Catalogue.defineMarkets).
-      markets: e.markets.map((m) => ({ oddID: m.oddId, bookmakerIDs: m.bookmakerIds })),
-    })),
+    // Decoded one at a time into the shared, normalised state: each event's decoded objects and
+    // strings are garbage by the next one.
+    events: req.events.map((encoded) => normalizeEventState(eventStateOf(catalogue.EventMarkets.decode(encoded)))),
+  };
+}
+
+function eventStateOf(e: catalogue.EventMarkets): EventState {
+  return {
+    eventID: e.eventId,
+    sportID: e.sportId,
+    leagueID: e.leagueId,
+    active: e.active,
+    // A side's player or team is recognised from the cycle's players and teams (see Catalogue.defineMarkets).
+    markets: e.markets.map((m) => ({ oddID: m.oddId, bookmakerIDs: m.bookmakerIds })),
   };
 }

@@ -2,6 +2,8 @@ import { status } from "@grpc/grpc-js";
 import { callUnary } from "@odds/platform";
 import { catalogue } from "@odds/proto";
 import { EVENTS, eventMarkets, firstCycle, mainAfl } from "./fixtures";
+import { normalizeEventState } from "../src/domain/activity";
+import { toCycle } from "../src/rpc";
 import { callers, startCatalogue, type CatalogueHarness, type ListMethod } from "./harness";
 
 const everything = callers.everything;
@@ -541,5 +543,33 @@ describe("catalogue activity as events start, end and drop out", () => {
       catalogue.ApplyCatalogueRequest.fromPartial({ cycleId: "empty" }),
     );
     expect(response).toEqual({});
+  });
+});
+
+describe("ApplyCatalogue's request as the service decodes it", () => {
+  test("ingest's encoded request reads, event by event, as the normalised states of its events", () => {
+    const request = catalogue.ApplyCatalogueRequest.fromPartial(firstCycle());
+    // Unsorted and repeated bookmakers and a repeated side: normalised at decode, as before.
+    const [first] = request.events;
+    first!.markets.push({ ...first!.markets[0]!, bookmakerIds: ["tab", "sportsbet", "tab"] });
+    const wire = Buffer.from(catalogue.ApplyCatalogueRequest.encode(request).finish());
+    const cycle = toCycle(catalogue.ApplyCatalogueRequestEncoded.decode(wire));
+    expect(cycle.sports.map((sport) => sport.sportID)).toEqual(request.sports.map((sport) => sport.sportId));
+    expect(cycle.teams.map((team) => team.teamID)).toEqual(request.teams.map((team) => team.teamId));
+    expect(cycle.events).toEqual(
+      request.events.map((event) =>
+        normalizeEventState({
+          eventID: event.eventId,
+          sportID: event.sportId,
+          leagueID: event.leagueId,
+          active: event.active,
+          markets: event.markets.map((market) => ({ oddID: market.oddId, bookmakerIDs: market.bookmakerIds })),
+        }),
+      ),
+    );
+    const repeated = cycle.events[0]!.markets.find((market) => market.oddID === first!.markets[0]!.oddId)!;
+    expect(repeated.bookmakerIDs).toEqual(
+      [...new Set([...first!.markets[0]!.bookmakerIds, "sportsbet", "tab"])].sort(),
+    );
   });
 });

@@ -9,7 +9,7 @@ import {
 import { testMongoUri } from "@odds/local";
 import { catalogue, common, v1 } from "@odds/proto";
 import pino from "pino";
-import { catalogueRpc } from "../src/rpc";
+import { catalogueRpc, catalogueServiceDefinition } from "../src/rpc";
 import { PersistedCatalogue } from "../src/persisted-catalogue";
 import { CatalogueStore } from "../src/store";
 
@@ -61,7 +61,7 @@ export async function startCatalogue(
     services: [
       {
         name: "odds.catalogue.v1.PersistedCatalogue",
-        definition: catalogue.CatalogueServiceService,
+        definition: catalogueServiceDefinition,
         implementation: catalogueRpc(service, logger, new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES)),
       },
     ],
