@@ -164,8 +164,9 @@ export interface ContractJson {
  * `shapeEvent(event, FULL_SHAPE)` renders), each price stringified once for both: `altLines` is a
  * side's last key, so a side's full JSON is its JSON without them plus that one member. Written as
  * bytes side by side and joined once: a fully priced event is 1-2 MB of JSON, and no string of
- * that size is made (V8 puts each straight into its old generation, garbage an apply would leave
- * there for its next full collection).
+ * that size is made (V8 keeps one in its large-object space and promotes it whole to the old
+ * generation once it outlives a scavenge, as an apply's do across their packing: garbage there
+ * until the next full collection).
  */
 export function contractJson(event: ContractEvent): ContractJson {
   const full: Buffer[] = [];
