@@ -1,5 +1,5 @@
-import type { handleUnaryCall, ServerMethodDefinition } from "@grpc/grpc-js";
-import { unaryHandler } from "@odds/platform";
+import type { handleUnaryCall } from "@grpc/grpc-js";
+import { unaryHandler, withRequestDecoder } from "@odds/platform";
 import { catalogue, planScope, type common, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import { normalizeEventState, type EventState } from "./domain/activity";
@@ -19,11 +19,9 @@ export type CatalogueServiceHandlers = Omit<catalogue.CatalogueServiceServer, "a
  */
 export const catalogueServiceDefinition = {
   ...catalogue.CatalogueServiceService,
-  applyCatalogue: {
-    ...catalogue.CatalogueServiceService.applyCatalogue,
-    requestDeserialize: (value: Buffer): catalogue.ApplyCatalogueRequestEncoded =>
-      catalogue.ApplyCatalogueRequestEncoded.decode(value),
-  } satisfies ServerMethodDefinition<catalogue.ApplyCatalogueRequestEncoded, catalogue.ApplyCatalogueResponse>,
+  applyCatalogue: withRequestDecoder(catalogue.CatalogueServiceService.applyCatalogue, (bytes) =>
+    catalogue.ApplyCatalogueRequestEncoded.decode(bytes),
+  ),
 };
 
 /** Thin adapter: RPC messages in, domain calls, rendered contract objects out. */

@@ -1,6 +1,6 @@
-import { InvalidArgumentError, inSpan, requestedPageLimit, unaryHandler } from "@odds/platform";
+import { InvalidArgumentError, inSpan, requestedPageLimit, unaryHandler, withRequestDecoder } from "@odds/platform";
 import { common, events, pageLimits, planScope, v1 } from "@odds/proto";
-import type { handleUnaryCall, ServerMethodDefinition } from "@grpc/grpc-js";
+import type { handleUnaryCall } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { ReadModelSync } from "./read-model-sync";
 import type { EventQuery } from "./query";
@@ -129,11 +129,9 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
  */
 export const eventsServiceDefinition = {
   ...events.EventsServiceService,
-  applyCycle: {
-    ...events.EventsServiceService.applyCycle,
-    requestDeserialize: (value: Buffer): events.ApplyCycleRequestEncoded =>
-      events.ApplyCycleRequestEncoded.decode(value),
-  } satisfies ServerMethodDefinition<events.ApplyCycleRequestEncoded, events.ApplyCycleResponse>,
+  applyCycle: withRequestDecoder(events.EventsServiceService.applyCycle, (bytes) =>
+    events.ApplyCycleRequestEncoded.decode(bytes),
+  ),
   listEvents: { ...events.EventsServiceService.listEvents, responseSerialize: encodeJsonPage },
   listEventsV1: { ...events.EventsServiceService.listEventsV1, responseSerialize: encodeJsonPage },
 };

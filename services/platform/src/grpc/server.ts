@@ -68,6 +68,18 @@ export async function startGrpcServer(options: {
 }
 
 /**
+ * A method's server definition with its request read by `decode` instead: the same wire message
+ * read another way, as a large write call whose items the handler decodes one at a time, each at
+ * its turn (a `repeated bytes` field in place of the embedded messages: both are length-delimited).
+ */
+export function withRequestDecoder<Method extends { requestDeserialize: (bytes: Buffer) => unknown }, Request>(
+  method: Method,
+  decode: (bytes: Buffer) => Request,
+): Omit<Method, "requestDeserialize"> & { requestDeserialize: (bytes: Buffer) => Request } {
+  return { ...method, requestDeserialize: decode };
+}
+
+/**
  * Adapts a promise-returning domain call to a grpc-js unary handler: resolves to the
  * response, and sends every failure as a typed status (never a plain Error, which
  * would arrive as UNKNOWN).
