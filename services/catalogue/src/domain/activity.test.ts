@@ -83,4 +83,13 @@ describe("activity ledger", () => {
       true,
     );
   });
+
+  test("a normalised state normalised again is returned as it is; a copy of it is normalised anew, to an equal state", () => {
+    const state = event("e1", true, { "points-home": ["tab", "sportsbet"], "points-away": ["neds"] });
+    expect(normalizeEventState(state)).toBe(state);
+    const copy = { ...state, markets: [...state.markets].reverse() };
+    const again = normalizeEventState(copy);
+    expect(again).not.toBe(copy);
+    expect(sameEventState(again, state)).toBe(true);
+  });
 });
