@@ -1,7 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, logPath, REPO_ROOT, spawnManaged, startFerretDb, waitUntil, type Interruption } from "@odds/local";
+import {
+  freePort,
+  logPath,
+  REPO_ROOT,
+  SERVICE_MALLOC_ENV,
+  spawnManaged,
+  startFerretDb,
+  waitUntil,
+  type Interruption,
+} from "@odds/local";
 import { callUnary, createGrpcClient } from "@odds/platform";
 import { common, events } from "@odds/proto";
 import { peakRssMb } from "./peak-rss";
@@ -156,6 +165,7 @@ export async function runEventsBench(report: (line: string) => void, interruptio
       cwd: REPO_ROOT,
       logFile: logPath(dataDir, "events"),
       env: {
+        ...SERVICE_MALLOC_ENV,
         ...process.env,
         GRPC_PORT: String(grpcPort),
         EVENTS_MONGODB_URI: `${mongo.url}/events`,

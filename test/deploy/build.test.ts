@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import { validate as lintDockerfile } from "dockerfile-utils";
+import { SERVICE_MALLOC_ENV } from "@odds/local";
 import { parse } from "yaml";
 import { CHART_DIR, REPO_ROOT, SERVICES } from "./chart-render";
 
@@ -133,6 +134,20 @@ describe("deploy/docker/Dockerfile", () => {
     expect(Number(user?.[1])).toBeGreaterThan(0);
     expect(runtime).toContain("node --require @odds/platform/tracing/register");
     expect(runtime).toContain("services/$SERVICE/dist/main.js");
+  });
+
+  test("the runtime stage sets the malloc environment the local launcher gives every service", () => {
+    // ENV name=value pairs of the runtime stage, continuation lines joined.
+    const env = Object.fromEntries(
+      [...runtime.replace(/\\\n\s*/g, " ").matchAll(/^ENV (.+)$/gm)].flatMap((line) =>
+        line[1]
+          .trim()
+          .split(/\s+/)
+          .map((pair) => pair.split("=", 2)),
+      ),
+    );
+    expect(Object.keys(SERVICE_MALLOC_ENV).length).toBeGreaterThan(0);
+    for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) expect(env[name]).toBe(value);
   });
 
   test("copies every workspace manifest npm ci needs to check the lock file", () => {

@@ -1,6 +1,7 @@
 export * from "./processes";
 export * from "./stores";
 export * from "./stack";
+export * from "./malloc";
 export * from "./testing/stores";
 export * from "./supervisor";
 export * from "./interruption";

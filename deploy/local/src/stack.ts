@@ -5,6 +5,7 @@ import { credentials, makeClientConstructor, type Client, type ServiceError } fr
 import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
+import { SERVICE_MALLOC_ENV } from "./malloc";
 import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
@@ -326,7 +327,7 @@ function superviseService(
           "@odds/platform/tracing/register",
           join(REPO_ROOT, "services", name, "dist", "main.js"),
         ],
-        { cwd: REPO_ROOT, logFile, env: { ...process.env, OTEL_SERVICE_NAME: name, ...env } },
+        { cwd: REPO_ROOT, logFile, env: { ...SERVICE_MALLOC_ENV, ...process.env, OTEL_SERVICE_NAME: name, ...env } },
       ),
     { notify: progress },
   );
