@@ -36,13 +36,13 @@ export interface EdgeAppOptions {
   limiter: RateLimiter;
   recorder: UsageRecorder;
   usage: UsageGateway;
-  /** The data routes from `dataRoutes(clients)`; the system routes (/health, /account/usage) are added here. */
+  /** The data routes from `dataRoutes(clients, bounds)`; the system routes (/health, /account/usage) are added here. */
   routes: RouteDefinition[];
   /** Signs the cursors of every paged route and binds them to route, plan scope and query. */
   cursors: CursorSeal;
   /** Answers cached per route, query, plan scope and data version; absent: every request is loaded. */
   answers?: { cache: ResponseCache; version: () => string };
-  /** The v1 preview's routes (`v1Routes(clients)`), served under /v1 beside v2; absent: no v1. */
+  /** The v1 preview's routes (`v1Routes(clients, bounds)`), served under /v1 beside v2; absent: no v1. */
   v1Routes?: V1Route[];
   /** GET /v1/history/files/{league}/{day} (Parquet downloads, streamed from the history service). */
   historyFiles?: HistoryGateway;

@@ -19,7 +19,7 @@ import { EventsGateway } from "./gateways/events";
 import { HistoryGateway } from "./gateways/history";
 import { UsageGateway } from "./gateways/usage";
 import { RateLimiter } from "./ratelimit/rate-limiter";
-import { dataRoutes } from "./routes";
+import { dataRoutes, readBounds } from "./routes";
 import { v1Routes } from "./v1/routes";
 import { OddsFeed } from "./v1/stream/odds-feed";
 import { attachOddsStream } from "./v1/stream/server";
@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     limits: { timeoutMs: config.KEY_RESOLVE_TIMEOUT_MS, ...breaker },
     logger,
   });
+  // Heavy pages are bounded per edge, v2 and v1 together; one takes at most the downstream deadline.
+  const bounds = readBounds(config.DOWNSTREAM_DEADLINE_MS);
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,
@@ -94,8 +96,8 @@ async function main(): Promise<void> {
     recorder,
     usage,
     cursors: new CursorSeal(config.CURSOR_SECRET, config.CURSOR_SECRETS_PREVIOUS),
-    routes: dataRoutes(clients),
-    v1Routes: v1Routes(clients),
+    routes: dataRoutes(clients, bounds),
+    v1Routes: v1Routes(clients, bounds),
     historyFiles: new HistoryGateway(clients.history),
     answers,
     health: {

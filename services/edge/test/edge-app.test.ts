@@ -1,7 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { testRedisUrl } from "@odds/local";
 import { CursorSeal, metricsRegistry } from "@odds/platform";
-import { pageLimits } from "@odds/proto";
+import { common, pageLimits } from "@odds/proto";
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
 import { createClient } from "redis";
@@ -13,6 +13,12 @@ import { UsageRecorder } from "../src/access/usage-recorder";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
+import type { KeyGrant } from "../src/access/api-key";
+import type { DownstreamClients } from "../src/gateways/clients";
+import { parseQuery } from "../src/http/query";
+import { readBounds } from "../src/routes";
+import { eventsQuery, eventsRoutes } from "../src/routes/events";
+import { v1EventsRoutes, v1OddsQuery } from "../src/v1/routes/events";
 import { ResponseCache } from "../src/cache/response-cache";
 import { EventsGateway } from "../src/gateways/events";
 import { UsageGateway, type UsageBatch } from "../src/gateways/usage";
@@ -194,6 +200,53 @@ afterAll(async () => {
   downstreams.eventsClient.close();
   await downstreams.server.shutdown(500);
   await redis.quit();
+});
+
+/** Polls `check` every 10 ms, for at most 10 s. */
+async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check() && waited < 10_000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(check()).toBe(true);
+}
+
+describe("heavy events pages", () => {
+  test("reach the events service at most four at a time, v2's and v1's together, the rest waiting their turn; a page of one event never waits", async () => {
+    const clients = { events: downstreams.eventsClient } as unknown as DownstreamClients;
+    const bounds = readBounds(60_000);
+    const [route] = eventsRoutes(clients, bounds);
+    const v1Odds = v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!;
+    const grant = {
+      caller: common.Caller.create({ tier: "base", allSports: true, allLeagues: true, allBookmakers: true }),
+    } as KeyGrant;
+    const load = (query: Record<string, string>) =>
+      route!.load(parseQuery(eventsQuery, query), grant) as Promise<RoutePage>;
+    let open!: () => void;
+    feed.listEventsGate = new Promise<void>((resolve) => (open = resolve));
+    feed.listEventsMostAtOnce = 0;
+    feed.reads.length = 0;
+    const v1ReadsBefore = feed.v1Reads.length;
+    try {
+      const heavy = Array.from({ length: 10 }, (_, n) => load({ leagueID: "AFL", limit: String(n + 2) }));
+      await until(() => feed.listEventsInFlight === 4);
+      // v1's odds of ten events wait behind them for the same slots.
+      const v1Page = v1Odds.load(parseQuery(v1OddsQuery, { league_id: "AFL" }), grant);
+      const single = load({ eventID: "e1" });
+      await until(() => feed.listEventsInFlight === 5);
+      expect(feed.reads.at(-1)?.eventIds).toEqual(["e1"]);
+      expect(feed.v1Reads.length).toBe(v1ReadsBefore);
+      open();
+      await expect(single).resolves.toMatchObject({ items: [] });
+      await expect(Promise.all(heavy)).resolves.toHaveLength(10);
+      await expect(v1Page).resolves.toMatchObject({ items: [] });
+      expect(feed.v1Reads.length).toBe(v1ReadsBefore + 1);
+      // Every heavy page was loaded, never more than four of them at once (the fifth call was the one event's).
+      expect(feed.reads.filter((read) => read.leagueIds.includes("AFL"))).toHaveLength(10);
+      expect(feed.listEventsMostAtOnce).toBe(5);
+    } finally {
+      open();
+      feed.listEventsGate = undefined;
+    }
+  });
 });
 
 describe("API keys", () => {

@@ -82,15 +82,33 @@ export class FakeUsageService {
 }
 
 /**
- * An in-process events service answering GetFeedStatus, and ListEventsV1 with the documents in
- * `v1Items` (by v1 event id, whatever the view) for the requested ids; every ListEventsV1 call is kept.
+ * An in-process events service answering GetFeedStatus, ListEvents with an empty page (held while
+ * `listEventsGate` is set, its calls counted), and ListEventsV1 with the documents in `v1Items` (by v1
+ * event id, whatever the view) for the requested ids; every ListEventsV1 call is kept.
  */
 export class FakeFeed {
   lastCycleAtMs = 0;
   readonly v1Items = new Map<string, object>();
   readonly v1Reads: events.ListEventsV1Request[] = [];
+  /** ListEvents calls being answered now, the most at once, and the calls in the order they came. */
+  listEventsInFlight = 0;
+  listEventsMostAtOnce = 0;
+  readonly reads: events.ListEventsRequest[] = [];
+  /** While set, every ListEvents call waits for it (an empty page then). */
+  listEventsGate: Promise<void> | undefined;
   implementation(logger: Logger): Partial<events.EventsServiceServer> {
     return {
+      listEvents: unaryHandler(logger, async (req: events.ListEventsRequest) => {
+        this.reads.push(req);
+        this.listEventsInFlight += 1;
+        this.listEventsMostAtOnce = Math.max(this.listEventsMostAtOnce, this.listEventsInFlight);
+        try {
+          await this.listEventsGate;
+          return { items: [], nextCursor: "", notice: "" };
+        } finally {
+          this.listEventsInFlight -= 1;
+        }
+      }),
       getFeedStatus: unaryHandler(logger, async () => ({
         lastCycleAtMs: this.lastCycleAtMs,
         eventCount: 3,

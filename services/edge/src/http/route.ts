@@ -2,6 +2,7 @@ import type { common } from "@odds/proto";
 import type { z } from "zod";
 import type { KeyGrant } from "../access/api-key";
 import type { AdmittedCounts } from "./admission";
+import type { HeavyPages } from "./heavy-pages";
 
 export type Caller = common.Caller;
 
@@ -66,6 +67,14 @@ export interface OpenRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q
  * and return what the service rendered. Every route, data or not, is mounted the same way.
  */
 export type RouteDefinition<Q extends z.ZodType = z.ZodType> = KeyedRoute<Q> | OpenRoute<Q>;
+
+/** What bounds the loads of the data routes in one edge, v2's and v1's together (`readBounds`). */
+export interface ReadBounds {
+  /** Longest a heavy page may take, its wait for a slot included (DOWNSTREAM_DEADLINE_MS): see HeavyPages. */
+  heavyPageMaxMs: number;
+  /** Pages of many events with all their odds, v2's and v1's: one events service builds them all. */
+  eventPages: HeavyPages;
+}
 
 export function defineRoute<Q extends z.ZodType>(definition: KeyedRoute<Q>): KeyedRoute<Q> {
   return definition;

@@ -4,6 +4,7 @@ import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue";
+import { readBounds } from ".";
 
 describe("catalogue route parameters", () => {
   test.each(["0", "-1", "abc", "251", "1.5"])("teams and players reject limit=%s naming limit", (limit) => {
@@ -52,7 +53,7 @@ describe("catalogue route parameters", () => {
 });
 
 describe("catalogue routes", () => {
-  const routes = catalogueRoutes({ catalogue: {} } as DownstreamClients);
+  const routes = catalogueRoutes({ catalogue: {} } as DownstreamClients, readBounds(5_000));
 
   test("declare the six contract paths with the contract's error statuses", () => {
     expect(routes.map((route) => [route.path, route.errors])).toEqual([

@@ -4,7 +4,7 @@ import { CatalogueGateway } from "../gateways/catalogue";
 import type { DownstreamClients } from "../gateways/clients";
 import { HeavyPages } from "../http/heavy-pages";
 import { booleanFlag, csvList, cursor, pageLimit } from "../http/params";
-import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
+import { defineRoute, fromJsonPage, type RouteDefinition, type ReadBounds } from "../http/route";
 
 const { PROP_TYPES, STAT_LEVELS } = objects;
 
@@ -63,19 +63,19 @@ export const marketsQuery = z.object({
 /**
  * A `/markets/` page asking for more than this many markets is heavy (10,000 markets are 4.7 MB at
  * full scale): at most HEAVY_MARKET_PAGES.slots are fetched at once, HEAVY_MARKET_PAGES.queue more
- * wait, the rest are told to retry (see HeavyPages). Answers served from the answer cache never wait.
+ * wait (each page taking at most `heavyPageMaxMs` in all), the rest are told to retry (see
+ * HeavyPages). Answers served from the answer cache never wait.
  * Heavy pages travel on connections of their own, so a small read's answer (teams, sports) never
  * queues behind megabytes of theirs on the wire.
  */
 const HEAVY_MARKET_PAGE = 1_000;
 const HEAVY_MARKET_PAGES = { slots: 4, queue: 28 } as const;
 
-export function catalogueRoutes(clients: DownstreamClients): RouteDefinition[] {
+export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds): RouteDefinition[] {
   const gateway = new CatalogueGateway(clients.catalogue);
   const heavyGateway = new CatalogueGateway(clients.catalogueHeavy);
   const heavyMarketPages = new HeavyPages(
-    HEAVY_MARKET_PAGES.slots,
-    HEAVY_MARKET_PAGES.queue,
+    { ...HEAVY_MARKET_PAGES, maxMs: bounds.heavyPageMaxMs },
     `/markets/ pages of more than ${HEAVY_MARKET_PAGE} markets`,
   );
   return [

@@ -2,7 +2,8 @@ import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
-import { eventsQuery, eventsRoutes, toListEventsRequest } from "./events";
+import { eventsQuery, eventsRoutes, isHeavyEventsPage, toListEventsRequest } from "./events";
+import { readBounds } from ".";
 
 describe("GET /v2/events/ parameters", () => {
   test("limit defaults to 10, allows 1 to 100, and rejects 0, -1, abc and 101 naming limit", () => {
@@ -82,8 +83,22 @@ describe("GET /v2/events/ parameters", () => {
     expect([request.oddsAvailable, request.oddsPresent]).toEqual([undefined, undefined]);
   });
 
+  test("a page of more than one event with all their odds is heavy; one event, or odds narrowed to oddIDs or players, is not", () => {
+    const heavy = (query: Record<string, string>) =>
+      isHeavyEventsPage(toListEventsRequest(parseQuery(eventsQuery, query)));
+    expect(heavy({})).toBe(true); // the default limit, 10
+    expect(heavy({ leagueID: "AFL", limit: "2" })).toBe(true);
+    expect(heavy({ eventIDs: "e1,e2" })).toBe(true);
+    expect(heavy({ eventID: "e1", eventIDs: "e2", bookmakerID: "sportsbet" })).toBe(true);
+    expect(heavy({ limit: "1" })).toBe(false);
+    expect(heavy({ eventID: "e1" })).toBe(false);
+    expect(heavy({ eventIDs: "e1,e2", limit: "1" })).toBe(false);
+    expect(heavy({ limit: "100", oddID: "points-home-game-ml-home" })).toBe(false);
+    expect(heavy({ limit: "100", playerID: "P1" })).toBe(false);
+  });
+
   test("the OpenAPI document declares every parameter, the Event item and the 400 and 500 errors", () => {
-    const routes = eventsRoutes({ events: {} } as unknown as DownstreamClients);
+    const routes = eventsRoutes({ events: {} } as unknown as DownstreamClients, readBounds(5_000));
     const document = buildOpenApiDocument(routes, "test") as any;
     const operation = document.paths["/events/"].get;
     const names = operation.parameters.map((parameter: { name: string }) => parameter.name);

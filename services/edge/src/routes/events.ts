@@ -3,7 +3,8 @@ import { z } from "zod";
 import { EventsGateway } from "../gateways/events";
 import type { DownstreamClients } from "../gateways/clients";
 import { booleanFlag, csvList, cursor, dateTime, pageLimit } from "../http/params";
-import { defineRoute, fromJsonPage, type RouteDefinition } from "../http/route";
+import { HeavyPages } from "../http/heavy-pages";
+import { defineRoute, fromJsonPage, type RouteDefinition, type ReadBounds } from "../http/route";
 
 /** Every query parameter of GET /v2/events/, aliases included. */
 export const eventsQuery = z.object({
@@ -71,7 +72,34 @@ export function toListEventsRequest(params: EventsQuery): Omit<events.ListEvents
   });
 }
 
-export function eventsRoutes(clients: DownstreamClients): RouteDefinition[] {
+/**
+ * An events page is heavy when it carries more than one event with all their odds: at full scale an
+ * event's odds are up to about 1 MB (`?leagueID=AFL&limit=10` is 8.9 MB, `?limit=100` 40 MB, 50 events
+ * by id up to about 2 MB). One event, or odds narrowed to some oddIDs or players, is not. Each page
+ * in flight holds its gRPC answer and its envelope in the edge, and its rendering in the events
+ * service: 64 pages of 50 events at once took both processes up by 200-250 MB for seconds.
+ */
+export function isHeavyEventsPage(
+  request: Pick<events.ListEventsRequest, "eventIds" | "oddIds" | "playerIds" | "limit">,
+): boolean {
+  if (request.oddIds.length > 0 || request.playerIds.length > 0) return false;
+  const pageEvents = request.eventIds.length > 0 ? Math.min(request.eventIds.length, request.limit) : request.limit;
+  return pageEvents > 1;
+}
+
+/**
+ * Heavy events pages loaded at once by one edge, and how many more may wait (see HeavyPages). The
+ * queue is deep: this is the product's main read, and 64 clients asking at once should wait their
+ * turn, not be refused; the wait is bounded all the same. Answers served from the answer cache never wait.
+ */
+const HEAVY_EVENTS_PAGES = { slots: 4, queue: 124 } as const;
+
+/** One edge's bound on heavy events pages (v2's `/events/`, v1's `/odds`), taking at most `maxMs` each. */
+export function heavyEventPages(maxMs: number): HeavyPages {
+  return new HeavyPages({ ...HEAVY_EVENTS_PAGES, maxMs }, "pages of more than one event with all their odds");
+}
+
+export function eventsRoutes(clients: DownstreamClients, bounds: ReadBounds): RouteDefinition[] {
   const gateway = new EventsGateway(clients.events);
   return [
     defineRoute({
@@ -85,8 +113,11 @@ export function eventsRoutes(clients: DownstreamClients): RouteDefinition[] {
       query: eventsQuery,
       item: objects.event,
       errors: [400, 500],
-      load: async (params, { caller }, _admitted, heldTag) =>
-        fromJsonPage(await gateway.listEvents({ ...toListEventsRequest(params), caller, ifTag: heldTag })),
+      load: async (params, { caller }, _admitted, heldTag) => {
+        const request = { ...toListEventsRequest(params), caller, ifTag: heldTag };
+        const load = () => gateway.listEvents(request);
+        return fromJsonPage(await (isHeavyEventsPage(request) ? bounds.eventPages.run(load) : load()));
+      },
     }) as RouteDefinition,
   ];
 }

@@ -8,11 +8,19 @@ import { linksOf, renderV1Body } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
 import { problemType } from "./problem";
 import { v1Routes } from "./routes";
-import { v1EventOddsQuery, v1EventsQuery, v1LookupQuery, v1OddsQuery, toListEventsV1Request } from "./routes/events";
+import {
+  isHeavyV1Page,
+  v1EventOddsQuery,
+  v1EventsQuery,
+  v1LookupQuery,
+  v1OddsQuery,
+  toListEventsV1Request,
+} from "./routes/events";
 import { v1PlayersQuery, v1SportsQuery } from "./routes/catalogue";
 import { v1OddsHistoryQuery } from "./routes/history";
 import { planIncludes, planRequired } from "../access/plan-features";
 import { plan } from "../../test/fixtures";
+import { readBounds } from "../routes";
 
 const eventID = v1.v1Id("event", "AFL_2026-11-21_A_vs_B");
 
@@ -124,6 +132,20 @@ describe("v1 parameters", () => {
       limit: 10,
     });
   });
+
+  test("a page of the odds of more than one event, not narrowed to markets, is heavy (as v2's are); events and results are not", () => {
+    const heavy = (view: "event" | "odds" | "odds_by_bookmaker" | "results", query: Record<string, string>) =>
+      isHeavyV1Page(toListEventsV1Request(view, parseQuery(v1OddsQuery, query), undefined));
+    const [one, two] = ["e1", "e2"].map((id) => v1.v1Id("event", id));
+    expect(heavy("odds", {})).toBe(true); // the default limit, 10
+    expect(heavy("odds_by_bookmaker", { league_id: "AFL", limit: "2" })).toBe(true);
+    expect(heavy("odds", { event_id: `${one},${two}`, bookmaker: "tab" })).toBe(true);
+    expect(heavy("odds", { limit: "1" })).toBe(false);
+    expect(heavy("odds", { event_id: one! })).toBe(false);
+    expect(heavy("odds", { market_id: v1.v1Id("market", "points-all-game-ml") })).toBe(false);
+    expect(heavy("event", {})).toBe(false);
+    expect(heavy("results", {})).toBe(false);
+  });
 });
 
 describe("v1 envelope", () => {
@@ -157,7 +179,7 @@ describe("v1 envelope", () => {
 });
 
 describe("/v1/openapi.json", () => {
-  const routes = v1Routes({ events: {}, catalogue: {} } as unknown as DownstreamClients);
+  const routes = v1Routes({ events: {}, catalogue: {} } as unknown as DownstreamClients, readBounds(5_000));
   const document = buildV1OpenApiDocument(routes, "test") as any;
 
   test("is a valid OpenAPI 3.1 document with Bearer security and problem+json failures", async () => {

@@ -4,6 +4,7 @@ import type { DownstreamClients } from "../../gateways/clients";
 import { EventsGateway } from "../../gateways/events";
 import { csvList, cursor, dateTime, pageLimit } from "../../http/params";
 import { eventStatus, groupBy, v1IdList, v1IdParam } from "../params";
+import type { ReadBounds } from "../../http/route";
 import { defineV1Route, fromV1JsonPage, type V1Route } from "../route";
 
 const { V1_PAGE_LIMITS, V1_LOOKUP_MAX_IDS } = pageLimits;
@@ -104,8 +105,26 @@ export function toListEventsV1Request(
 
 const oddsView = (groupBy: v1.V1OddsGrouping) => (groupBy === "bookmaker" ? "odds_by_bookmaker" : "odds");
 
-export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
+/**
+ * A v1 page is heavy, as v2's are (`isHeavyEventsPage`), when it carries the odds of more than one
+ * event, not narrowed to some markets. The event and results views carry no odds.
+ */
+export function isHeavyV1Page(
+  request: Pick<events.ListEventsV1Request, "view" | "eventIds" | "externalIds" | "marketIds" | "limit">,
+): boolean {
+  if (request.view !== "odds" && request.view !== "odds_by_bookmaker") return false;
+  if (request.marketIds.length > 0) return false;
+  const named = request.eventIds.length + request.externalIds.length;
+  return (named > 0 ? Math.min(named, request.limit) : request.limit) > 1;
+}
+
+export function v1EventsRoutes(clients: DownstreamClients, bounds: ReadBounds): V1Route[] {
   const gateway = new EventsGateway(clients.events);
+  /** The v1 page of a request, loaded within the edge's bound on heavy events pages where it is one. */
+  const page = (request: events.ListEventsV1Request) => {
+    const load = () => gateway.listEventsV1(request);
+    return isHeavyV1Page(request) ? bounds.eventPages.run(load) : load();
+  };
   return [
     defineV1Route({
       path: "/events",
@@ -118,8 +137,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Event,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
-        fromV1JsonPage(await gateway.listEventsV1(toListEventsV1Request("event", params, caller))),
+      load: async (params, { caller }) => fromV1JsonPage(await page(toListEventsV1Request("event", params, caller))),
     }),
     defineV1Route({
       path: "/events/lookup",
@@ -132,7 +150,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       errors: [400, 500],
       load: async (params, { caller }) =>
         fromV1JsonPage(
-          await gateway.listEventsV1(
+          await page(
             toListEventsV1Request(
               "event",
               { event_id: params.id ? [params.id] : [], external_ids: params.external_ids ?? [], limit: 100 },
@@ -150,9 +168,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       data: "object",
       errors: [400, 404, 500],
       load: async (params, { caller }) =>
-        fromV1JsonPage(
-          await gateway.listEventsV1(toListEventsV1Request("event", { event_id: [params.event_id] }, caller)),
-        ),
+        fromV1JsonPage(await page(toListEventsV1Request("event", { event_id: [params.event_id] }, caller))),
     }),
     defineV1Route({
       path: "/events/:event_id/odds",
@@ -167,7 +183,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       errors: [400, 404, 500],
       load: async (params, { caller }) =>
         fromV1JsonPage(
-          await gateway.listEventsV1(
+          await page(
             toListEventsV1Request(oddsView(params.group_by), { ...params, event_id: [params.event_id] }, caller),
           ),
         ),
@@ -182,7 +198,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       data: "list",
       errors: [400, 500],
       load: async (params, { caller }) =>
-        fromV1JsonPage(await gateway.listEventsV1(toListEventsV1Request(oddsView(params.group_by), params, caller))),
+        fromV1JsonPage(await page(toListEventsV1Request(oddsView(params.group_by), params, caller))),
     }),
     defineV1Route({
       path: "/results",
@@ -199,8 +215,7 @@ export function v1EventsRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Result,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
-        fromV1JsonPage(await gateway.listEventsV1(toListEventsV1Request("results", params, caller))),
+      load: async (params, { caller }) => fromV1JsonPage(await page(toListEventsV1Request("results", params, caller))),
     }),
   ];
 }
