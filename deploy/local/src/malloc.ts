@@ -1,6 +1,6 @@
 /**
  * glibc malloc's settings every service process runs with, here and in the image
- * (deploy/docker/Dockerfile sets the same; `malloc.test.ts` holds them equal). Set in the
+ * (deploy/docker/Dockerfile sets the same; test/deploy/build.test.ts holds them equal). Set in the
  * environment, an operator's own value wins.
  *
  * Node allocates a Buffer's memory with malloc. glibc maps a block of at least its mmap threshold
