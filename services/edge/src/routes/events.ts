@@ -73,11 +73,11 @@ export function toListEventsRequest(params: EventsQuery): Omit<events.ListEvents
 }
 
 /**
- * An events page is heavy when it carries more than one event with all their odds: at full scale an
- * event's odds are up to about 1 MB (`?leagueID=AFL&limit=10` is 8.9 MB, `?limit=100` 40 MB, 50 events
- * by id up to about 2 MB). One event, or odds narrowed to some oddIDs or players, is not. Each page
- * in flight holds its gRPC answer and its envelope in the edge, and its rendering in the events
- * service: 64 pages of 50 events at once took both processes up by 200-250 MB for seconds.
+ * An events page is heavy when it carries more than one event with all their odds: at full scale
+ * `?leagueID=AFL&limit=10` is 8.9 MB and `?limit=100` 40 MB. One event, or odds narrowed to some
+ * oddIDs or players, is not. Each page in flight holds its gRPC answer and its envelope in the edge,
+ * and its rendering in the events service: 64 pages of 50 events at once took both processes up by
+ * 200-250 MB for seconds.
  */
 export function isHeavyEventsPage(
   request: Pick<events.ListEventsRequest, "eventIds" | "oddIds" | "playerIds" | "limit">,
