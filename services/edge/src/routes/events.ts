@@ -83,8 +83,12 @@ export function isHeavyEventsPage(
   request: Pick<events.ListEventsRequest, "eventIds" | "oddIds" | "playerIds" | "limit">,
 ): boolean {
   if (request.oddIds.length > 0 || request.playerIds.length > 0) return false;
-  const pageEvents = request.eventIds.length > 0 ? Math.min(request.eventIds.length, request.limit) : request.limit;
-  return pageEvents > 1;
+  return pageOfManyEvents(request.eventIds.length, request.limit);
+}
+
+/** A page of more than one event: `named` events asked for by id (0: none), at most `limit` of them. */
+export function pageOfManyEvents(named: number, limit: number): boolean {
+  return (named > 0 ? Math.min(named, limit) : limit) > 1;
 }
 
 /**

@@ -5,6 +5,7 @@ import { EventsGateway } from "../../gateways/events";
 import { csvList, cursor, dateTime, pageLimit } from "../../http/params";
 import { eventStatus, groupBy, v1IdList, v1IdParam } from "../params";
 import type { ReadBounds } from "../../http/route";
+import { pageOfManyEvents } from "../../routes/events";
 import { defineV1Route, fromV1JsonPage, type V1Route } from "../route";
 
 const { V1_PAGE_LIMITS, V1_LOOKUP_MAX_IDS } = pageLimits;
@@ -114,8 +115,7 @@ export function isHeavyV1Page(
 ): boolean {
   if (request.view !== "odds" && request.view !== "odds_by_bookmaker") return false;
   if (request.marketIds.length > 0) return false;
-  const named = request.eventIds.length + request.externalIds.length;
-  return (named > 0 ? Math.min(named, request.limit) : request.limit) > 1;
+  return pageOfManyEvents(request.eventIds.length + request.externalIds.length, request.limit);
 }
 
 export function v1EventsRoutes(clients: DownstreamClients, bounds: ReadBounds): V1Route[] {
