@@ -1,5 +1,5 @@
 import type { handleUnaryCall } from "@grpc/grpc-js";
-import { unaryHandler, withRequestDecoder } from "@odds/platform";
+import { JSON_PAGE_METHODS, unaryHandler, withJsonPageWire, withRequestDecoder } from "@odds/platform";
 import { catalogue, planScope, type common, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import { normalizeEventState, type EventState } from "./domain/activity";
@@ -14,11 +14,12 @@ export type CatalogueServiceHandlers = Omit<catalogue.CatalogueServiceServer, "a
 };
 
 /**
- * The CatalogueService definition, with ApplyCatalogue's request decoded with its events left encoded
+ * The CatalogueService definition, with its pages framed around the kept renderings in one copy
+ * (`withJsonPageWire`), and ApplyCatalogue's request decoded with its events left encoded
  * (`ApplyCatalogueRequestEncoded`: the same wire message), each decoded by `toCycle` at its turn.
  */
 export const catalogueServiceDefinition = {
-  ...catalogue.CatalogueServiceService,
+  ...withJsonPageWire(catalogue.CatalogueServiceService, JSON_PAGE_METHODS.catalogue),
   applyCatalogue: withRequestDecoder(catalogue.CatalogueServiceService.applyCatalogue, (bytes) =>
     catalogue.ApplyCatalogueRequestEncoded.decode(bytes),
   ),

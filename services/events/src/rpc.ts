@@ -1,10 +1,17 @@
-import { InvalidArgumentError, inSpan, requestedPageLimit, unaryHandler, withRequestDecoder } from "@odds/platform";
+import {
+  InvalidArgumentError,
+  inSpan,
+  JSON_PAGE_METHODS,
+  requestedPageLimit,
+  unaryHandler,
+  withJsonPageWire,
+  withRequestDecoder,
+} from "@odds/platform";
 import { common, events, pageLimits, planScope, v1 } from "@odds/proto";
 import type { handleUnaryCall } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { ReadModelSync } from "./read-model-sync";
 import type { EventQuery } from "./query";
-import { encodeJsonPage } from "./json-page-wire";
 import type { EventReadModel, V1Request, V1View } from "./read-model";
 
 const V1_VIEWS: readonly V1View[] = ["event", "odds", "odds_by_bookmaker", "results"];
@@ -123,15 +130,13 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
 }
 
 /**
- * The EventsService definition, with ListEvents pages framed around the already-rendered items in one
- * copy, and ApplyCycle's request decoded with its events left encoded (`ApplyCycleRequestEncoded`:
- * the same wire message), each decoded by the apply at its turn.
+ * The EventsService definition, with its pages framed around the already-rendered items in one copy
+ * (`withJsonPageWire`), and ApplyCycle's request decoded with its events left encoded
+ * (`ApplyCycleRequestEncoded`: the same wire message), each decoded by the apply at its turn.
  */
 export const eventsServiceDefinition = {
-  ...events.EventsServiceService,
+  ...withJsonPageWire(events.EventsServiceService, JSON_PAGE_METHODS.events),
   applyCycle: withRequestDecoder(events.EventsServiceService.applyCycle, (bytes) =>
     events.ApplyCycleRequestEncoded.decode(bytes),
   ),
-  listEvents: { ...events.EventsServiceService.listEvents, responseSerialize: encodeJsonPage },
-  listEventsV1: { ...events.EventsServiceService.listEventsV1, responseSerialize: encodeJsonPage },
 };

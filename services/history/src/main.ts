@@ -1,5 +1,5 @@
 import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
-import { history, v1 } from "@odds/proto";
+import { v1 } from "@odds/proto";
 import { Archiver } from "./archiver";
 import { BookStateStore } from "./book-states";
 import { configSchema } from "./config";
@@ -7,7 +7,7 @@ import { EventRefStore } from "./event-refs";
 import { TickReader } from "./reader";
 import { QuoteRecorder } from "./recorder";
 import { HistoryFiles } from "./files/history-files";
-import { historyRpc } from "./rpc";
+import { historyRpc, historyServiceDefinition } from "./rpc";
 import { connectHistoryStores } from "./tier-stores";
 
 async function main(): Promise<void> {
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     services: [
       {
         name: "odds.history.v1.HistoryService",
-        definition: history.HistoryServiceService,
+        definition: historyServiceDefinition,
         implementation: historyRpc(logger, {
           recorder,
           reader,

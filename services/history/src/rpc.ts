@@ -1,10 +1,13 @@
-import { serverStreamingHandler, unaryHandler } from "@odds/platform";
+import { JSON_PAGE_METHODS, serverStreamingHandler, unaryHandler, withJsonPageWire } from "@odds/platform";
 import { history, planScope } from "@odds/proto";
 import type { Logger } from "pino";
 import { toV1HistoryFile, type HistoryFiles } from "./files/history-files";
 import type { TickReader } from "./reader";
 import type { QuoteRecorder } from "./recorder";
 import type { BookSnapshot } from "./ticks";
+
+/** The HistoryService definition, with its pages framed around the rendered ticks in one copy (`withJsonPageWire`). */
+export const historyServiceDefinition = withJsonPageWire(history.HistoryServiceService, JSON_PAGE_METHODS.history);
 
 /** Maps HistoryService messages to the recorder and reader; no rules live here. */
 export function historyRpc(

@@ -9,7 +9,7 @@ import { EventRefStore } from "../src/event-refs";
 import { TickReader } from "../src/reader";
 import { QuoteRecorder } from "../src/recorder";
 import { HistoryFiles } from "../src/files/history-files";
-import { historyRpc } from "../src/rpc";
+import { historyRpc, historyServiceDefinition } from "../src/rpc";
 import { DAY_MS } from "../src/ticks";
 import type { TickLayout } from "../src/tick-tier";
 import { connectHistoryStores, type HistoryStores } from "../src/tier-stores";
@@ -102,7 +102,7 @@ export async function startHistory(options: {
     services: [
       {
         name: "odds.history.v1.HistoryService",
-        definition: history.HistoryServiceService,
+        definition: historyServiceDefinition,
         implementation: historyRpc(logger, {
           recorder,
           reader,

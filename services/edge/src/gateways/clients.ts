@@ -1,4 +1,4 @@
-import { createGrpcClient } from "@odds/platform";
+import { clientWithJsonPageWire, createGrpcClient, JSON_PAGE_METHODS } from "@odds/platform";
 import { catalogue, events, history, usage } from "@odds/proto";
 
 /** One typed client per downstream service, created once per process with a default deadline. */
@@ -18,6 +18,15 @@ export interface DownstreamAddresses {
   usage: string;
 }
 
+/*
+ * Pages are read with their items as views of the received message (`clientWithJsonPageWire`): the
+ * edge envelopes them and drops them, so copying each first (the generated decoder's way) only made
+ * one more copy of every page, 40 MB for a page of 100 events at full scale.
+ */
+const EventsClient = clientWithJsonPageWire(events.EventsServiceClient, JSON_PAGE_METHODS.events);
+const HistoryClient = clientWithJsonPageWire(history.HistoryServiceClient, JSON_PAGE_METHODS.history);
+const CatalogueClient = clientWithJsonPageWire(catalogue.CatalogueServiceClient, JSON_PAGE_METHODS.catalogue);
+
 /**
  * Every call the edge makes is safe to repeat (reads, and usage batches the usage service applies once by
  * id), so a call failing UNAVAILABLE while a service's pod is replaced is retried within its deadline.
@@ -25,10 +34,10 @@ export interface DownstreamAddresses {
 export function createDownstreamClients(addresses: DownstreamAddresses, deadlineMs: number): DownstreamClients {
   const calls = { defaultDeadlineMs: deadlineMs, retryUnavailable: true };
   return {
-    events: createGrpcClient(events.EventsServiceClient, addresses.events, calls),
-    history: createGrpcClient(history.HistoryServiceClient, addresses.history, calls),
-    catalogue: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, calls),
-    catalogueHeavy: createGrpcClient(catalogue.CatalogueServiceClient, addresses.catalogue, {
+    events: createGrpcClient(EventsClient, addresses.events, calls),
+    history: createGrpcClient(HistoryClient, addresses.history, calls),
+    catalogue: createGrpcClient(CatalogueClient, addresses.catalogue, calls),
+    catalogueHeavy: createGrpcClient(CatalogueClient, addresses.catalogue, {
       ...calls,
       ownConnections: true,
     }),
