@@ -68,12 +68,47 @@ describe("ResponseCache", () => {
     expect(await loadsBy("unchanged")).toBeGreaterThan(before);
   });
 
-  test("a load slower than the max age answers its own request but is not kept", async () => {
+  test("a load slower than the max age answers its own request, is never served again, and the next load names it", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
-    const { state, load } = loader(80);
-    await cache.answer("k", load);
-    await cache.answer("k", load);
-    expect(state.calls).toBe(2);
-    expect(cache.size).toBe(0);
+    const handed: (Answer | undefined)[] = [];
+    const made: Answer[] = [];
+    const slow = async (held: Answer | undefined) => {
+      handed.push(held);
+      await sleep(80);
+      made.push(answerOf(`load ${made.length + 1}`));
+      return made.at(-1)!;
+    };
+    expect(await cache.answer("k", slow)).toBe(made[0]);
+    // Past its max age as it arrived: the next request waits for a load, which is handed it to renew.
+    expect(await cache.answer("k", slow)).toBe(made[1]);
+    expect(handed).toEqual([undefined, made[0]]);
+  });
+
+  test("an answer past its max age is renewed, not sent again, when its source says it is unchanged", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
+    const first = answerOf("a");
+    const handed: (Answer | undefined)[] = [];
+    const unchanged = async (held: Answer | undefined) => {
+      handed.push(held);
+      return held ?? first;
+    };
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    await sleep(80);
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(handed).toEqual([undefined, first]);
+    // Renewed: its age restarted, so a request within the max age is served it without a load.
+    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(handed).toHaveLength(2);
+  });
+
+  test("an answer past its max age whose load fails is not served", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
+    await cache.answer("k", async () => answerOf("a"));
+    await sleep(80);
+    await expect(
+      cache.answer("k", async () => {
+        throw new Error("events unavailable");
+      }),
+    ).rejects.toThrow("events unavailable");
   });
 });

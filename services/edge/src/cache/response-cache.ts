@@ -59,16 +59,17 @@ export class ResponseCache {
   private readonly answers: LRUCache<string, Answer>;
   private readonly loading = new Map<string, Promise<Answer>>();
   private readonly refreshAheadMs: number;
-  private readonly maxAgeMs: number;
 
   constructor(options: ResponseCacheOptions) {
-    this.maxAgeMs = options.maxAgeMs;
     this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 0, options.maxAgeMs);
     this.answers = new LRUCache<string, Answer>({
       maxSize: options.maxBytes,
       sizeCalculation: (answer) => Math.max(1, answer.size),
       ttl: options.maxAgeMs,
       ttlAutopurge: false,
+      // An answer past its max age is no longer served, but kept (within the size bound) for the next
+      // load of its key to name: a source that says it is unchanged then sends nothing again.
+      noDeleteOnStaleGet: true,
       // The clock `load` reads an answer's start from.
       perf: performance,
     });
@@ -79,8 +80,9 @@ export class ResponseCache {
   }
 
   /**
-   * The kept answer of `key`, or a load's. `load` is handed the answer a reload renews (undefined on
-   * a miss) and may return that very answer when its source says the content is unchanged.
+   * The kept answer of `key`, or a load's. `load` is handed the answer it renews (the one served, or
+   * one past its max age; undefined when the key has none) and may return that very answer when its
+   * source says the content is unchanged.
    */
   async answer(key: string, load: (held: Answer | undefined) => Promise<Answer>): Promise<Answer> {
     const kept = this.answers.get(key);
@@ -91,7 +93,9 @@ export class ResponseCache {
       }
       return kept;
     }
-    return this.load(key, load, undefined);
+    // A request past the max age waits for the load, as a miss does; a multi-megabyte page whose
+    // renewal was slower than the max age (a busy machine) is then confirmed, not sent again.
+    return this.load(key, load, this.answers.peek(key, { allowStale: true }));
   }
 
   /**
@@ -99,7 +103,8 @@ export class ResponseCache {
    * unchanged) or renders the same bytes keeps that answer (and the encodings already made of it),
    * with its age restarted. The age counts from the load's start, not its end: the data it read may
    * be as old as that, and a slow load (a loaded machine, a store stalling) must not stretch how
-   * long a superseded answer is served.
+   * long a superseded answer is served. A load slower than the max age serves its own request and
+   * is kept past its max age: never served again, only named by the next load.
    */
   private load(
     key: string,
@@ -113,9 +118,7 @@ export class ResponseCache {
       .then((made) => {
         const kept = renewing && renewing.etag === made.etag ? renewing : made;
         edgeMetrics.answerLoads.inc({ outcome: loadOutcome(renewing, made) });
-        // A load slower than the max age serves its own request but is not kept.
-        if (performance.now() - start < this.maxAgeMs) this.answers.set(key, kept, { start });
-        else this.answers.delete(key);
+        this.answers.set(key, kept, { start });
         return kept;
       })
       .finally(() => this.loading.delete(key));
