@@ -141,7 +141,8 @@ export class FreshnessProbe {
   /** Write instant (ms) -> when the probe first saw it served, per route. */
   private readonly seen = { events: new Map<number, number>(), history: new Map<number, number>() };
   private timer: NodeJS.Timeout | undefined;
-  private inFlight = false;
+  /** A route's read still out: its next poll waits for it (each route on its own, so a slow one never delays the other's). */
+  private readonly inFlight = { events: false, history: false };
   private probedEventID: string | undefined;
 
   constructor(
@@ -153,7 +154,10 @@ export class FreshnessProbe {
 
   start(): void {
     this.startedAtMs = Date.now();
-    this.timer = setInterval(() => void this.poll(), this.intervalMs);
+    this.timer = setInterval(() => {
+      void this.poll("events");
+      if (this.probedEventID) void this.poll("history");
+    }, this.intervalMs);
   }
 
   stop(): void {
@@ -165,32 +169,36 @@ export class FreshnessProbe {
     return this.probedEventID;
   }
 
-  private async poll(): Promise<void> {
-    if (this.inFlight) return;
-    this.inFlight = true;
+  /**
+   * One read of a route, noted when it is answered. The two routes are polled apart: noted together,
+   * a history page slow beside a cycle (a second or more) delayed the events route's sighting by as
+   * much and was counted as the events route's freshness.
+   */
+  private async poll(route: "events" | "history"): Promise<void> {
+    if (this.inFlight[route]) return;
+    this.inFlight[route] = true;
     try {
       const headers = { "x-api-key": this.stack.apiKeys.internal };
-      const [events, history] = await Promise.all([
-        this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
+      if (route === "events") {
+        const events = await this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
           // An upcoming event with open markets: one whose prices (and so ticks) move.
           "/events/?leagueID=AFL&limit=1&started=false&oddsAvailable=true&oddID=points-home-game-ml-home",
           headers,
-        ),
+        );
+        this.probedEventID ??= events[0]?.eventID;
+        this.note("events", events[0]?.info?.lastUpdatedAt);
+      } else {
         // The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in.
-        this.probedEventID
-          ? this.read<{ changedAt?: string }>(
-              `/odds/history/?eventID=${this.probedEventID}&limit=5000&from=${historyFrom(Date.now())}`,
-              headers,
-            )
-          : Promise.resolve([]),
-      ]);
-      this.probedEventID ??= events[0]?.eventID;
-      this.note("events", events[0]?.info?.lastUpdatedAt);
-      this.note("history", history.at(-1)?.changedAt);
+        const history = await this.read<{ changedAt?: string }>(
+          `/odds/history/?eventID=${this.probedEventID}&limit=5000&from=${historyFrom(Date.now())}`,
+          headers,
+        );
+        this.note("history", history.at(-1)?.changedAt);
+      }
     } catch {
       // A slow answer under load is the next poll's business.
     } finally {
-      this.inFlight = false;
+      this.inFlight[route] = false;
     }
   }
 
