@@ -1,0 +1,41 @@
+// The benchmark's run copy: a built dataset is copied afresh for each run (what the last run wrote is gone), and
+// what a run writes beside the stores is not copied; a dataset still being built is run on in place.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RUN_DIR, runDirFor } from "./dataset-copy";
+
+function dataset(): string {
+  const dir = mkdtempSync(join(tmpdir(), "odds-bench-copy-"));
+  mkdirSync(join(dir, "ferretdb-history"), { recursive: true });
+  writeFileSync(join(dir, "ferretdb-history", "history.sqlite"), "the stores as built");
+  writeFileSync(join(dir, "history-depth.json"), "{}");
+  mkdirSync(join(dir, "logs"));
+  writeFileSync(join(dir, "logs", "ingest.log"), "a run's log");
+  writeFileSync(join(dir, "bare-0.json"), "a run's bare body");
+  writeFileSync(join(dir, "load-spec.json"), "{}");
+  return dir;
+}
+
+describe("the benchmark's run copy of its dataset", () => {
+  it("runs a dataset still being built in place, copying nothing", async () => {
+    const dir = dataset();
+    expect(await runDirFor(dir, false, () => {})).toBe(dir);
+    expect(existsSync(join(dir, RUN_DIR))).toBe(false);
+  });
+
+  it("copies a built dataset's stores for each run, afresh, without what a run writes beside them", async () => {
+    const dir = dataset();
+    const first = await runDirFor(dir, true, () => {});
+    expect(first).toBe(join(dir, RUN_DIR));
+    expect(readdirSync(first).sort()).toEqual(["ferretdb-history", "history-depth.json"]);
+    // A run's cycles write to its copy; the next run starts from the dataset as built.
+    writeFileSync(join(first, "ferretdb-history", "history.sqlite"), "grown by a run's cycles");
+    writeFileSync(join(first, "ferretdb-history", "left-by-a-run"), "");
+    const second = await runDirFor(dir, true, () => {});
+    expect(second).toBe(first);
+    expect(readFileSync(join(second, "ferretdb-history", "history.sqlite"), "utf8")).toBe("the stores as built");
+    expect(existsSync(join(second, "ferretdb-history", "left-by-a-run"))).toBe(false);
+    expect(readFileSync(join(dir, "ferretdb-history", "history.sqlite"), "utf8")).toBe("the stores as built");
+  });
+});

@@ -1,0 +1,29 @@
+// The benchmark's stack runs on a copy of its dataset, made afresh for each run.
+import { readdirSync, rmSync } from "node:fs";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+
+export const RUN_DIR = "run";
+
+/** What a run's copy of the dataset leaves out: its own folder, and what a run writes beside the stores. */
+function copied(name: string): boolean {
+  return name !== RUN_DIR && name !== "logs" && name !== "load-spec.json" && !name.startsWith("bare-");
+}
+
+/**
+ * Where the stack runs: a fresh copy of the dataset once it is `built` (the bench: its history depth written), so every run
+ * starts from the same stores. Each run's cycles add events and ticks to the stores it runs on, and a dataset
+ * that grew run after run made each run's stores, and its figures, drift from the last. The run that builds the
+ * dataset (and writes the depth) runs on the dataset's own folder; what that run leaves is what later runs copy.
+ */
+export async function runDirFor(datasetDir: string, built: boolean, report: (line: string) => void): Promise<string> {
+  if (!built) return datasetDir;
+  const runDir = join(datasetDir, RUN_DIR);
+  rmSync(runDir, { recursive: true, force: true });
+  const startedAt = Date.now();
+  report(`  copying the dataset to ${runDir}: this run's cycles write to the copy`);
+  for (const name of readdirSync(datasetDir).filter(copied))
+    await cp(join(datasetDir, name), join(runDir, name), { recursive: true });
+  report(`  copied in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
+  return runDir;
+}
