@@ -26,7 +26,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/bin/ferretdb-local"
 self="${BASH_SOURCE[0]}"
-if [[ -x "$out" && "$out" -nt "$here/ferretdb/main.go" && "$out" -nt "$here/ferretdb/go.sum" && "$out" -nt "$self" ]]; then
+if [[ -x "$out" && "$out" -nt "$here/ferretdb/main.go" && "$out" -nt "$here/ferretdb/main_test.go" && "$out" -nt "$here/ferretdb/go.sum" && "$out" -nt "$self" ]]; then
   exit 0
 fi
 command -v go >/dev/null || { echo "ferretdb-local needs Go (https://go.dev) on PATH" >&2; exit 1; }
@@ -64,6 +64,7 @@ cp "$here/ferretdb/go.mod" "$build_dir/go.mod"
 cp "$here/ferretdb/go.sum" "$build_dir/go.sum"
 echo "replace github.com/FerretDB/FerretDB => $build_dir/FerretDB" >>"$build_dir/go.mod"
 
+(cd "$here/ferretdb" && step "testing ferretdb-local's own code" "a minute or two" go test -modfile "$build_dir/go.mod" .)
 (cd "$here/ferretdb" && step "building ferretdb-local (FerretDB $version, with the three changes above)" "a minute or two" \
   go build -trimpath -modfile "$build_dir/go.mod" -o "$out" .)
 # go build leaves an unchanged binary untouched; its time says it is up to date with the sources.

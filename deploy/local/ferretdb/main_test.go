@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+// counting is a handler that counts the attributes it is asked to take (and so to format).
+type counting struct {
+	slog.Handler
+	taken *int
+}
+
+func (h counting) WithAttrs(attrs []slog.Attr) slog.Handler {
+	*h.taken += len(attrs)
+	return counting{h.Handler.WithAttrs(attrs), h.taken}
+}
+
+func TestLazyAttrsFormatsOnlyWhatIsLogged(t *testing.T) {
+	var out bytes.Buffer
+	taken := 0
+	logger := slog.New(lazyAttrs{next: counting{slog.NewTextHandler(&out, nil), &taken}})
+
+	// What FerretDB's SQL layer does around every statement, with its debug line off.
+	logger.With(slog.Any("args", []any{"a whole document"})).Debug(">>> UPDATE")
+	if taken != 0 || out.Len() != 0 {
+		t.Fatalf("a debug line that is off had %d attributes formatted and wrote %q", taken, out.String())
+	}
+
+	logger.With("name", "listener").WithGroup("conn").With("id", 7).Info("Listening")
+	line := out.String()
+	for _, want := range []string{"name=listener", "conn.id=7", "msg=Listening"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("%q lacks %q", line, want)
+		}
+	}
+}
