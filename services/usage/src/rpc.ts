@@ -47,9 +47,11 @@ export function usageService(
       return { key: keyMessage(record), plan: planMessage(deps.plans.planFor(record.tier)) };
     }),
     recordUsage: unaryHandler(logger, async (req: usage.RecordUsageRequest) => {
-      // A caller that names no batch gets one: its call is then counted once per call, as before ids.
-      const batchID = req.batchId || randomUUID();
-      await deps.rollups.record(batchID, req.keyId, req.atMs || Date.now(), req.requests, req.entities);
+      // A caller that neither numbers nor names its batch gets an id: its call is then counted once per call.
+      const batch = req.senderId
+        ? { senderID: req.senderId, sequence: req.sequence }
+        : { batchID: req.batchId || randomUUID() };
+      await deps.rollups.record(batch, req.keyId, req.atMs || Date.now(), req.requests, req.entities);
       return {};
     }),
     createKey: unaryHandler(logger, async (req: usage.CreateKeyRequest) => {

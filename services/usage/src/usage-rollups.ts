@@ -1,4 +1,5 @@
-import type { Collection, Db, IndexDescription } from "mongodb";
+import { InvalidArgumentError } from "@odds/platform";
+import type { Collection, Db, Filter, IndexDescription, UpdateFilter } from "mongodb";
 
 /** Served requests and entities per key per UTC day and calendar month (billing and reporting). */
 export interface UsageRollup {
@@ -12,9 +13,21 @@ export interface UsageRollup {
 
 interface UsageRollupDocument extends UsageRollup {
   _id: string;
-  /** Ids of the last batches added (newest last), so a re-sent batch is not added twice. */
+  /** senderID -> the number of the last batch of this key counted from that sender. */
+  senders?: Record<string, number>;
+  /** Ids of the last batches added (newest last) from senders that do not number them, so one re-sent is not added twice. */
   recentBatches?: string[];
 }
+
+/**
+ * What makes a batch counted once: its sender and its number among the sender's batches of the key (a sender sends
+ * a key's next batch only once the one before is acknowledged), or, from a sender that does not number its batches,
+ * an id.
+ */
+export type BatchIdentity = { senderID: string; sequence: number } | { batchID: string };
+
+/** A sender id becomes a field name: no dots, no leading `$`. */
+const SENDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Batch ids each rollup document remembers. */
 const RECENT_BATCHES = 1_000;
@@ -35,15 +48,22 @@ export class UsageRollups {
   }
 
   /**
-   * Adds one batch to the day and month rollups of the instant `atMs` (UTC), once: each rollup
-   * document lists the ids of the last batches it took and the increment is conditional on the
-   * id being absent, in the same single-document update (atomic without transactions). A batch
-   * already applied matches nothing, so its upsert collides with the existing document (duplicate
-   * _id), which is read as "already counted". The list keeps the last RECENT_BATCHES ids: a
-   * re-sent batch arrives within a few flush intervals, far inside that window.
+   * Adds one batch to the day and month rollups of the instant `atMs` (UTC), once. A numbered batch is added only
+   * where the rollup's last number from its sender is below the batch's, and the same single-document update records
+   * the number (atomic without transactions); each rollup holds one number per sender. A batch named by an id
+   * instead is added only where the id is absent from the rollup's list of the last RECENT_BATCHES ids, which the
+   * update extends (MongoDB keeps the list to that bound; FerretDB 1.24 ignores `$slice` in `$push`, so there the list
+   * grows: only senders that do not number their batches, edges of an earlier release, still use it). Either way a batch already added matches nothing, so its upsert collides with the existing
+   * document (duplicate _id), which is read as "already counted".
+   *
+   * Numbers replaced the ids for the edge: FerretDB decodes and rewrites the whole rollup on every update, and a list
+   * of 1,000 ids made the two updates of each key's batch, once a second, the shared FerretDB's largest cost (README
+   * "Usage batches numbered").
    */
-  async record(batchID: string, keyID: string, atMs: number, requests: number, entities: number): Promise<void> {
+  async record(batch: BatchIdentity, keyID: string, atMs: number, requests: number, entities: number): Promise<void> {
     if (requests === 0 && entities === 0) return;
+    if ("senderID" in batch && !SENDER_ID.test(batch.senderID))
+      throw new InvalidArgumentError("sender_id", "must be 1 to 64 letters, digits, '-' or '_'");
     const day = new Date(atMs).toISOString().slice(0, 10);
     const buckets = [
       { period: "day" as const, bucket: day },
@@ -51,14 +71,21 @@ export class UsageRollups {
     ];
     await Promise.all(
       buckets.map(async ({ period, bucket }) => {
+        const _id = `${keyID}:${period}:${bucket}`;
+        const counted: { filter: Filter<UsageRollupDocument>; update: UpdateFilter<UsageRollupDocument> } =
+          "senderID" in batch
+            ? {
+                filter: { _id, [`senders.${batch.senderID}`]: { $not: { $gte: batch.sequence } } },
+                update: { $set: { [`senders.${batch.senderID}`]: batch.sequence } },
+              }
+            : {
+                filter: { _id, recentBatches: { $ne: batch.batchID } },
+                update: { $push: { recentBatches: { $each: [batch.batchID], $slice: -RECENT_BATCHES } } },
+              };
         try {
           await this.rollups.updateOne(
-            { _id: `${keyID}:${period}:${bucket}`, recentBatches: { $ne: batchID } },
-            {
-              $inc: { requests, entities },
-              $setOnInsert: { keyID, period, bucket },
-              $push: { recentBatches: { $each: [batchID], $slice: -RECENT_BATCHES } },
-            },
+            counted.filter,
+            { $inc: { requests, entities }, $setOnInsert: { keyID, period, bucket }, ...counted.update },
             { upsert: true },
           );
         } catch (err) {

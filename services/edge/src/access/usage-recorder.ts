@@ -10,16 +10,21 @@ interface PendingUsage {
 /**
  * Buffers served requests and entities per key and sends them to the usage service's
  * rollups once per interval, so billing data costs one RPC per key per interval rather
- * than one per request. Each batch carries an id and the usage service applies an id once.
- * A batch whose call failed or timed out (it may or may not have been applied) is re-sent
- * unchanged, same id, until the usage service acknowledges it; meanwhile that key's new
- * usage accumulates and is cut into its next batch only then. Usage is delayed, never lost
- * and never doubled; memory stays one batch and one accumulator per key.
+ * than one per request. Each batch carries this process's id and its number among the key's
+ * batches (1, 2, ...), and the usage service counts a sender's batch of a key only when its number
+ * is above the last one it counted. A batch whose call failed or timed out (it may or may not have
+ * been applied) is re-sent unchanged, same number, until the usage service acknowledges it;
+ * meanwhile that key's new usage accumulates and is cut into its next batch, numbered next, only
+ * then. Usage is delayed, never lost and never doubled; memory stays one batch, one accumulator
+ * and one number per key.
  */
 export class UsageRecorder {
   private pending = new Map<string, PendingUsage>();
   /** Batches sent but not acknowledged, per key: re-sent as they are. */
   private readonly unacknowledged = new Map<string, UsageBatch>();
+  /** The number of each key's last batch cut. */
+  private readonly sequences = new Map<string, number>();
+  private readonly senderID = randomUUID();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
@@ -50,7 +55,9 @@ export class UsageRecorder {
   private async send(nowMs: number): Promise<void> {
     for (const [keyID, usage] of this.pending) {
       if (this.unacknowledged.has(keyID)) continue;
-      this.unacknowledged.set(keyID, { batchID: randomUUID(), keyID, atMs: nowMs, ...usage });
+      const sequence = (this.sequences.get(keyID) ?? 0) + 1;
+      this.sequences.set(keyID, sequence);
+      this.unacknowledged.set(keyID, { senderID: this.senderID, sequence, keyID, atMs: nowMs, ...usage });
       this.pending.delete(keyID);
     }
     await Promise.all(
@@ -60,7 +67,7 @@ export class UsageRecorder {
           this.unacknowledged.delete(batch.keyID);
         } catch (err) {
           this.logger.warn(
-            { keyID: batch.keyID, batchID: batch.batchID, err: { message: (err as Error).message } },
+            { keyID: batch.keyID, sequence: batch.sequence, err: { message: (err as Error).message } },
             "usage batch not acknowledged; re-sent unchanged with the next flush",
           );
         }

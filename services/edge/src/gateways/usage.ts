@@ -1,9 +1,12 @@
 import { callUnary } from "@odds/platform";
 import type { usage } from "@odds/proto";
 
-/** Served usage of one key, named so that sending it twice counts it once. */
+/** Served usage of one key, numbered so that sending it twice counts it once. */
 export interface UsageBatch {
-  batchID: string;
+  /** The sending process (one id per process). */
+  senderID: string;
+  /** The batch's place among the sender's batches of this key: 1, 2, ... */
+  sequence: number;
   keyID: string;
   atMs: number;
   requests: number;
@@ -20,9 +23,17 @@ export class UsageGateway {
     return callUnary(this.client, this.client.resolveKey, { keyHash }, options);
   }
 
-  /** Sending the same batch (same batchID) again counts it once. */
+  /** Sending the same batch (same sender and sequence) again counts it once. */
   async recordUsage(batch: UsageBatch): Promise<void> {
-    const { batchID, keyID, atMs, requests, entities } = batch;
-    await callUnary(this.client, this.client.recordUsage, { batchId: batchID, keyId: keyID, atMs, requests, entities });
+    const { senderID, sequence, keyID, atMs, requests, entities } = batch;
+    await callUnary(this.client, this.client.recordUsage, {
+      batchId: "",
+      senderId: senderID,
+      sequence,
+      keyId: keyID,
+      atMs,
+      requests,
+      entities,
+    });
   }
 }
