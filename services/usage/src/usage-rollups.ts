@@ -48,13 +48,14 @@ export class UsageRollups {
   }
 
   /**
-   * Adds one batch to the day and month rollups of the instant `atMs` (UTC), once. A numbered batch is added only
-   * where the rollup's last number from its sender is below the batch's, and the same single-document update records
-   * the number (atomic without transactions); each rollup holds one number per sender. A batch named by an id
-   * instead is added only where the id is absent from the rollup's list of the last RECENT_BATCHES ids, which the
-   * update extends (MongoDB keeps the list to that bound; FerretDB 1.24 ignores `$slice` in `$push`, so there the list
-   * grows: only senders that do not number their batches, edges of an earlier release, still use it). Either way a batch already added matches nothing, so its upsert collides with the existing
-   * document (duplicate _id), which is read as "already counted".
+   * Adds one batch to the day and month rollups of the instant `atMs` (UTC), once. A numbered batch is added
+   * only where the rollup's last number from its sender is below the batch's, and the same single-document update
+   * records the number (atomic without transactions); each rollup holds one number per sender. A batch named by an
+   * id instead is added only where the id is absent from the rollup's list of the last RECENT_BATCHES ids, which the
+   * update extends (MongoDB keeps the list to that bound; FerretDB 1.24 ignores `$slice` in `$push`, so there the
+   * list grows: only senders that do not number their batches, edges of an earlier release, still use it). Either
+   * way a batch already added matches nothing, so its upsert collides with the existing document (duplicate _id),
+   * which is read as "already counted".
    *
    * Numbers replaced the ids for the edge: FerretDB decodes and rewrites the whole rollup on every update, and a list
    * of 1,000 ids made the two updates of each key's batch, once a second, the shared FerretDB's largest cost (README
@@ -62,8 +63,12 @@ export class UsageRollups {
    */
   async record(batch: BatchIdentity, keyID: string, atMs: number, requests: number, entities: number): Promise<void> {
     if (requests === 0 && entities === 0) return;
-    if ("senderID" in batch && !SENDER_ID.test(batch.senderID))
-      throw new InvalidArgumentError("sender_id", "must be 1 to 64 letters, digits, '-' or '_'");
+    if ("senderID" in batch) {
+      if (!SENDER_ID.test(batch.senderID))
+        throw new InvalidArgumentError("sender_id", "must be 1 to 64 letters, digits, '-' or '_'");
+      if (!Number.isSafeInteger(batch.sequence) || batch.sequence < 1)
+        throw new InvalidArgumentError("sequence", "must be a whole number of 1 or more when sender_id is set");
+    }
     const day = new Date(atMs).toISOString().slice(0, 10);
     const buckets = [
       { period: "day" as const, bucket: day },

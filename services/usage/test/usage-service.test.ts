@@ -233,11 +233,16 @@ describe("numbered usage batches on the real store", () => {
     expect(day?.recentBatches).toBeUndefined();
   });
 
-  it("rejects a sender id that cannot name a field, naming sender_id", async () => {
+  it("rejects a sender id that cannot name a field, naming sender_id, and a batch numbered 0, naming sequence", async () => {
     await expect(sendAs("badsender0000001", "edge.a", 1, 1)).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: expect.stringContaining("sender_id"),
     });
+    await expect(sendAs("badsender0000001", "edge-a", 0, 1)).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: expect.stringContaining("sequence"),
+    });
+    expect(await rollups.forKey("badsender0000001")).toEqual([]);
   });
 });
 
