@@ -6,6 +6,7 @@ import {
   createGrpcClient,
   decodeJsonPage,
   encodeJsonPage,
+  JSON_PAGE_METHODS,
   startGrpcServer,
   unaryHandler,
   withJsonPageWire,
@@ -75,7 +76,7 @@ describe("withJsonPageWire over gRPC", () => {
       services: [
         {
           name: "odds.history.v1.HistoryService",
-          definition: withJsonPageWire(history.HistoryServiceService, ["listTicks", "listHistoryFiles"]),
+          definition: withJsonPageWire(history.HistoryServiceService, JSON_PAGE_METHODS.history),
           implementation: {
             listTicks: unaryHandler(logger, async (request: history.ListTicksRequest) =>
               common.JsonPage.create({ items: [Buffer.from(`"${request.eventId}"`), big], nextCursor: "next" }),
@@ -85,7 +86,7 @@ describe("withJsonPageWire over gRPC", () => {
         },
       ],
     });
-    const Client = clientWithJsonPageWire(history.HistoryServiceClient, ["listTicks", "listHistoryFiles"]);
+    const Client = clientWithJsonPageWire(history.HistoryServiceClient, JSON_PAGE_METHODS.history);
     client = createGrpcClient(Client, `127.0.0.1:${server.port}`, { defaultDeadlineMs: 10_000 });
   });
 

@@ -29,7 +29,7 @@ const CatalogueClient = clientWithJsonPageWire(catalogue.CatalogueServiceClient,
 
 /**
  * Every call the edge makes is safe to repeat (reads, and usage batches the usage service applies once by
- * id), so a call failing UNAVAILABLE while a service's pod is replaced is retried within its deadline.
+ * their sender and number), so a call failing UNAVAILABLE while a service's pod is replaced is retried within its deadline.
  */
 export function createDownstreamClients(addresses: DownstreamAddresses, deadlineMs: number): DownstreamClients {
   const calls = { defaultDeadlineMs: deadlineMs, retryUnavailable: true };
