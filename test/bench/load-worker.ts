@@ -17,6 +17,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   bytesPerSecond: number;
+  /** Bytes read per answer, headers included: what a cold case's answers weigh on average. */
+  meanAnswerBytes: number;
   requests: number;
   errors: number;
   non2xx: number;
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     bytesPerSecond: result.throughput.average,
+    meanAnswerBytes: result.requests.total === 0 ? 0 : Math.round(result.throughput.total / result.requests.total),
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
     // 304 is a success for conditional requests; anything else outside 2xx counts.
