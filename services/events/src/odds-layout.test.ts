@@ -2,7 +2,7 @@ import { eventProto, HOUR, NOW, quote } from "../test/fixtures";
 import { oddsLayoutOf } from "./odds-layout";
 import { FULL_SHAPE, type OddsShape, shapeEvent } from "./query";
 import { preparedEvent } from "./read-model";
-import { contractJson, renderEvent, type ContractEvent } from "./render";
+import { contractJson, joinedJson, renderEvent, type ContractEvent } from "./render";
 import { stampsOf } from "./stamps";
 
 /** The fixture event plus sides and names that a byte-level reader could trip on. */
@@ -24,7 +24,7 @@ describe("oddsLayoutOf", () => {
   it("finds every side of a rendered event, in order, each slice parsing to that side", () => {
     for (const contract of [renderEvent(eventProto({ eventId: "E1" })), awkwardEvent("E2")]) {
       const rendered = contractJson(contract);
-      for (const bytes of [rendered.full, rendered.withoutAltLines()]) {
+      for (const bytes of [rendered.full, joinedJson(rendered.withoutAltLines)]) {
         const layout = oddsLayoutOf(bytes);
         expect(layout?.sides.map((side) => side.oddID)).toEqual(Object.keys(contract.odds));
         for (const side of layout?.sides ?? []) {

@@ -1,3 +1,5 @@
+import type { RenderingSides } from "./packed-rendering";
+
 /**
  * Where each side of `odds` sits in an event's rendered JSON (as `contractJson` writes it), so a
  * read that keeps a few sides parses those sides and the event's other members, not the whole
@@ -15,6 +17,25 @@ export interface OddsLayout {
   tailStart: number;
   /** Each side's key (its oddID), in the event's order, and its value's byte range. */
   sides: { oddID: string; start: number; end: number }[];
+}
+
+/** The sides of an unpacked rendering, found by its layout; undefined where `oddsLayoutOf` finds none. */
+export function sidesOfJson(json: Buffer): RenderingSides | undefined {
+  const layout = oddsLayoutOf(json);
+  if (!layout) return undefined;
+  const byOddID = new Map(layout.sides.map((side) => [side.oddID, side]));
+  return {
+    oddIDs: () => layout.sides.map((side) => side.oddID),
+    sideValues: (oddIDs) => {
+      const values = new Map<string, Buffer>();
+      for (const oddID of oddIDs) {
+        const at = byOddID.get(oddID);
+        if (at) values.set(oddID, json.subarray(at.start, at.end));
+      }
+      return values;
+    },
+    withoutOdds: () => Buffer.concat([json.subarray(0, layout.headEnd), json.subarray(layout.tailStart)]),
+  };
 }
 
 const QUOTE = 0x22;

@@ -5,8 +5,16 @@ import type { Logger } from "pino";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
 import { type EventReadModel, type FeedState, PreparedEvent, preparedEvent } from "./read-model";
 import { settle } from "./grading/settlement";
-import { contractJson, renderEvent, renderOdds, type ContractEvent, type ContractOdds } from "./render";
+import {
+  contractJson,
+  renderEvent,
+  renderOdds,
+  type ContractEvent,
+  type ContractOdds,
+  type EventJsonParts,
+} from "./render";
 import { MarketBook, mergeMarketBook } from "./market-book";
+import { PackedRendering } from "./packed-rendering";
 import { contentHashOf, stampsOfEvent, type ObservationStamps } from "./stamps";
 import type { EventStore, EventWrite } from "./store";
 
@@ -32,8 +40,8 @@ export interface FeedStatus {
 export function renderForStore(event: events.Event): {
   contract: ContractEvent;
   json: Buffer;
-  /** The default shape (no alternate lines); joined only when asked for (a changed event). */
-  defaultJson: () => Buffer;
+  /** The default shape (no alternate lines) in parts; packed only for an event that changed. */
+  defaultJson: EventJsonParts;
   contentHash: string;
 } {
   const contract = renderEvent(event);
@@ -134,7 +142,7 @@ export class ReadModelSync {
             await packing;
             packing = Promise.all([
               packJson(rendered.json),
-              packJson(rendered.defaultJson(), { fast: true }),
+              PackedRendering.pack(rendered.defaultJson),
               MarketBook.pack(marketBook),
             ]).then(([packed, packedDefault, book]) => {
               prepared.push(

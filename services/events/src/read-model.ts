@@ -27,11 +27,12 @@ import {
 } from "./query";
 import { settle, type SettlementBook } from "./grading/settlement";
 import { contractJson, contractJsonWithoutAltLines, type ContractEvent, type ContractOdds } from "./render";
+import { PackedRendering, type RenderingSides } from "./packed-rendering";
 import { MarketBook, mergeMarketBook, type MarketBookSides } from "./market-book";
 import { externalIDsOf, renderV1Event, renderV1Odds, renderV1Result, v1StatusOf, type V1Rendered } from "./v1-render";
 import { v1 } from "@odds/proto";
 import { newerStamps, restampJson, stampsKey, stampsOf, type ObservationStamps } from "./stamps";
-import { oddsLayoutOf } from "./odds-layout";
+import { sidesOfJson } from "./odds-layout";
 
 const FRESH_MARKER = '"stale":false';
 const STALE_MARKER = '"stale":true';
@@ -91,8 +92,8 @@ function v1Json<T>(rendered: V1Rendered<T>): V1Json {
 export interface PreparedParts {
   /** The full rendering's JSON, packed (packJson): as stored. */
   packed?: Buffer;
-  /** The default shape's JSON (no alternate lines), packed. */
-  packedDefault?: Buffer;
+  /** The default shape's JSON (no alternate lines), packed in pieces. */
+  packedDefault?: PackedRendering;
   /** The contract's stamps, when the caller has them without parsing its times. */
   stamps?: ObservationStamps;
   marketBook?: MarketBook;
@@ -110,7 +111,7 @@ export function preparedEvent(contract: ContractEvent, contentHash: string, part
   return new PreparedEvent(contract, contentHash, {
     ...parts,
     packed: parts.packed ?? packJsonSync(contractJson(contract).full, { fast: true }),
-    packedDefault: parts.packedDefault ?? packJsonSync(contractJsonWithoutAltLines(contract), { fast: true }),
+    packedDefault: parts.packedDefault ?? PackedRendering.packSync(contractJsonWithoutAltLines(contract)),
     stamps: parts.stamps ?? stampsOf(contract),
   });
 }
@@ -129,6 +130,8 @@ export class PreparedEvent {
   readonly stamps: ObservationStamps;
   /** The full rendering (alternate lines and fair prices included, info.stale false), packed. */
   private readonly full: Buffer;
+  /** The default shape's rendering, packed in pieces (its whole stream is also `renderings`' default entry). */
+  private readonly packedDefault: PackedRendering;
   /** Packed renderings by shape key; shared by the restamped copies of the event (stamps are written in on unpacking). */
   private readonly renderings = new Map<string, Buffer>();
   /** Distinguishes this object (and so its stamps) in the served-bytes cache. */
@@ -159,7 +162,8 @@ export class PreparedEvent {
     this.v1PlayerIDs = new Map([...this.facts.playerIDs].map((playerID) => [v1.v1Id("player", playerID), playerID]));
     this.stamps = parts.stamps;
     this.full = parts.packed;
-    this.renderings.set(DEFAULT_SHAPE_KEY, parts.packedDefault);
+    this.packedDefault = parts.packedDefault;
+    this.renderings.set(DEFAULT_SHAPE_KEY, parts.packedDefault.packed);
   }
 
   get lastUpdatedAtMs(): number {
@@ -208,30 +212,35 @@ export class PreparedEvent {
   /**
    * The event with only the sides `shapeEvent` can keep for this shape (see `keepsOnlyNamedSides`),
    * parsed from their bytes and the event's other members alone: a narrow read of a fully priced
-   * event parses a few KB, not its 1-2 MB. Undefined when the shape needs every side.
+   * event parses a few KB, not its 1-2 MB. Without alternate lines it reads the default rendering,
+   * whose pieces holding the named sides are the only ones inflated; with them, the full rendering
+   * unpacked and laid out. Undefined when the shape needs every side.
    */
   private withNamedSides(shape: OddsShape): ContractEvent | undefined {
     if (!keepsOnlyNamedSides(shape)) return undefined;
-    // Without alternate lines, the default rendering: its sides are the full ones less `altLines`, their last key.
-    const json = unpackJson(shape.includeAltLines ? this.full : (this.renderings.get(DEFAULT_SHAPE_KEY) as Buffer));
-    const layout = oddsLayoutOf(json);
-    if (!layout) return undefined;
-    const byOddID = new Map(layout.sides.map((side) => [side.oddID, side]));
+    const rendering: RenderingSides | undefined = shape.includeAltLines
+      ? sidesOfJson(unpackJson(this.full))
+      : this.packedDefault;
+    if (!rendering) return undefined;
     const parsed = new Map<string, ContractOdds>();
-    const parse = (oddID: string) => {
-      const at = byOddID.get(oddID);
-      if (!at || parsed.has(oddID)) return;
-      const bytes = restampJson(json.subarray(at.start, at.end), this.stamps, { inPlace: true });
-      parsed.set(oddID, JSON.parse(bytes.toString("utf8")) as ContractOdds);
+    const parse = (oddIDs: Iterable<string>) => {
+      for (const [oddID, bytes] of rendering.sideValues(oddIDs)) {
+        const restamped = restampJson(bytes, this.stamps, { inPlace: true });
+        parsed.set(oddID, JSON.parse(restamped.toString("utf8")) as ContractOdds);
+      }
     };
-    for (const { oddID } of layout.sides) if (oddIDWanted(shape, oddID)) parse(oddID);
+    const order = rendering.oddIDs();
+    parse(order.filter((oddID) => oddIDWanted(shape, oddID)));
     if (shape.includeOpposingOdds) {
-      for (const side of [...parsed.values()]) if (side.opposingOddID) parse(side.opposingOddID);
+      const opposing = new Set<string>();
+      for (const side of parsed.values())
+        if (side.opposingOddID && !parsed.has(side.opposingOddID)) opposing.add(side.opposingOddID);
+      parse(opposing);
     }
-    const others = Buffer.concat([json.subarray(0, layout.headEnd), json.subarray(layout.tailStart)]);
-    const event = JSON.parse(restampJson(others, this.stamps, { inPlace: true }).toString("utf8")) as ContractEvent;
+    const others = restampJson(rendering.withoutOdds(), this.stamps, { inPlace: true });
+    const event = JSON.parse(others.toString("utf8")) as ContractEvent;
     const odds: Record<string, ContractOdds> = {};
-    for (const { oddID } of layout.sides) {
+    for (const oddID of order) {
       const side = parsed.get(oddID);
       if (side) odds[oddID] = side;
     }

@@ -1,6 +1,6 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { FULL_SHAPE, shapeEvent } from "./query";
-import { contractJson, contractJsonWithoutAltLines, renderEvent, type ContractEvent } from "./render";
+import { contractJson, contractJsonWithoutAltLines, joinedJson, renderEvent, type ContractEvent } from "./render";
 
 describe("renderEvent", () => {
   const contract = renderEvent(eventProto({ eventId: "AFL_2026-11-21_collingwood_vs_carlton" }));
@@ -127,13 +127,13 @@ describe("contractJson", () => {
   it.each(cases)("renders %s as JSON.stringify does, and without altLines as the default shape does", (_, event) => {
     const json = contractJson(event);
     expect(json.full.toString()).toBe(JSON.stringify(event));
-    expect(json.withoutAltLines().toString()).toBe(JSON.stringify(shapeEvent(event, FULL_SHAPE)));
-    expect(contractJsonWithoutAltLines(event)).toEqual(json.withoutAltLines());
+    expect(joinedJson(json.withoutAltLines).toString()).toBe(JSON.stringify(shapeEvent(event, FULL_SHAPE)));
+    expect(contractJsonWithoutAltLines(event)).toEqual(json.withoutAltLines);
   });
 
   it("leaves out altLines only: the alternate lines are in the full form", () => {
     const json = contractJson(cases[0]![1]);
     expect(json.full.toString()).toContain('"altLines":{"');
-    expect(json.withoutAltLines().toString()).not.toContain('"altLines"');
+    expect(joinedJson(json.withoutAltLines).toString()).not.toContain('"altLines"');
   });
 });

@@ -152,11 +152,22 @@ export function renderEvent(event: events.Event): ContractEvent {
   };
 }
 
+/**
+ * An event's JSON in parts: the bytes before the members of its `odds` (ending in `"odds":{`),
+ * each member (`"<oddID>":{...}`) in order, and the bytes after them (starting with the `}` that
+ * closes `odds`). `joinedJson` makes the JSON; `PackedRendering` packs it so a side can be found.
+ */
+export interface EventJsonParts {
+  head: Buffer;
+  sides: { oddID: string; member: Buffer }[];
+  tail: Buffer;
+}
+
 /** An event's JSON in the two forms the read model keeps: full, and without alternate lines (the default shape). */
 export interface ContractJson {
   full: Buffer;
-  /** Joined when asked for: an apply needs it only for an event that changed. */
-  withoutAltLines(): Buffer;
+  /** In parts: an apply joins or packs them only for an event that changed. */
+  withoutAltLines: EventJsonParts;
 }
 
 /**
@@ -170,26 +181,36 @@ export interface ContractJson {
  */
 export function contractJson(event: ContractEvent): ContractJson {
   const full: Buffer[] = [];
-  const withoutAltLines: Buffer[] = [];
+  const sides: EventJsonParts["sides"] = [];
   for (const [oddID, side] of Object.entries(event.odds)) {
     const { altLines, ...rest } = side;
     const member = sideMember(oddID, rest);
     const bytes = Buffer.from(member);
-    withoutAltLines.push(bytes);
+    sides.push({ oddID, member: bytes });
     full.push(
       altLines === undefined ? bytes : Buffer.from(`${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`),
     );
   }
-  const around = objectJsonAround(event, "odds");
-  return { full: joinObject(around, full), withoutAltLines: () => joinObject(around, withoutAltLines) };
+  const [head, tail] = objectJsonAround(event, "odds");
+  return { full: joinObject([head, tail], full), withoutAltLines: { head, sides, tail } };
 }
 
-/** `contractJson(event).withoutAltLines()` alone (the full form is at hand: a stored event being loaded). */
-export function contractJsonWithoutAltLines(event: ContractEvent): Buffer {
-  const members = Object.entries(event.odds).map(([oddID, { altLines: _altLines, ...rest }]) =>
-    Buffer.from(sideMember(oddID, rest)),
+/** `contractJson(event).withoutAltLines` alone (the full form is at hand: a stored event being loaded). */
+export function contractJsonWithoutAltLines(event: ContractEvent): EventJsonParts {
+  const sides = Object.entries(event.odds).map(([oddID, { altLines: _altLines, ...rest }]) => ({
+    oddID,
+    member: Buffer.from(sideMember(oddID, rest)),
+  }));
+  const [head, tail] = objectJsonAround(event, "odds");
+  return { head, sides, tail };
+}
+
+/** The JSON an event's parts make. */
+export function joinedJson(parts: EventJsonParts): Buffer {
+  return joinObject(
+    [parts.head, parts.tail],
+    parts.sides.map((side) => side.member),
   );
-  return joinObject(objectJsonAround(event, "odds"), members);
 }
 
 /** One member of `odds`, its side without alternate lines. */

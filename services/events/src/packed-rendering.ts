@@ -1,0 +1,182 @@
+import { promisify } from "node:util";
+import { constants, deflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
+import type { EventJsonParts } from "./render";
+
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * Uncompressed bytes of sides per piece: a narrow read inflates a few such pieces, not the event.
+ * With level 3 the pieces of the benchmark's priced events (491 KB of JSON on average) pack to
+ * 0.98x the whole rendering at level 1, as kept before; 16 KB pieces at level 1 packed to 1.4x.
+ */
+const PIECE_BYTES = 64 * 1024;
+/** Each piece ends in a sync flush (byte-aligned, not final), so pieces join into one stream and inflate alone. */
+const PIECE_OPTIONS = { level: 3, finishFlush: constants.Z_SYNC_FLUSH };
+/** An empty final block (fixed Huffman, end of block): what closes the joined pieces into one raw-deflate stream. */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+/** A sync-flushed piece read alone: inflated up to its flush, no final block expected. */
+const INFLATE_PIECE = { finishFlush: constants.Z_SYNC_FLUSH };
+/** oddIDs are kept joined by this (an oddID never holds a control character): one string per event, not one per side. */
+const ODD_ID_SEPARATOR = "\n";
+
+/** Where the sides of a rendering are: what a read that keeps only some sides needs of it. */
+export interface RenderingSides {
+  /** Every side's oddID, in the event's order. */
+  oddIDs(): string[];
+  /** The value bytes (`{"oddID":...}`) of each named side the event has; the caller's to change (restamp in place). */
+  sideValues(oddIDs: Iterable<string>): Map<string, Buffer>;
+  /** The event's JSON with `odds` empty. */
+  withoutOdds(): Buffer;
+}
+
+/** The pieces of a rendering, uncompressed, and which sides each piece holds. */
+interface PiecePlan {
+  pieces: Buffer[];
+  /** Index of the first side of each piece; the head piece holds none. */
+  firstSide: number[];
+}
+
+/**
+ * An event's rendering packed in pieces: the bytes before its sides (ending in `"odds":{`), runs
+ * of sides of about PIECE_BYTES, and the bytes after them, each raw-deflated on its own and joined
+ * into one raw-deflate stream that unpacks whole as before (`unpackJson`). Each piece also
+ * inflates alone, and where each side sits in its piece is known from its member's length, so a
+ * read that keeps a few sides (a narrow query's oddIDs) inflates those pieces only, not a fully
+ * priced event's 300-800 KB, and scans nothing for the sides' boundaries.
+ */
+export class PackedRendering implements RenderingSides {
+  private constructor(
+    /** The whole rendering, one raw-deflate stream. */
+    readonly packed: Buffer,
+    /** Where each piece ends in `packed` (it starts where the one before ends). */
+    private readonly pieceEnds: Uint32Array,
+    /** Index of the first side of each piece (pieces after the head; the tail holds none). */
+    private readonly firstSide: Uint32Array,
+    /** Each side's member length in bytes (`"<oddID>":{...}`), in order. */
+    private readonly memberBytes: Uint32Array,
+    /** Every side's oddID, in order, joined by ODD_ID_SEPARATOR. */
+    private readonly joinedOddIDs: string,
+  ) {}
+
+  /** Packs on the thread pool, the pieces side by side. */
+  static async pack(parts: EventJsonParts): Promise<PackedRendering> {
+    const plan = planPieces(parts);
+    const packed = await Promise.all(plan.pieces.map((piece) => deflateRawAsync(piece, PIECE_OPTIONS)));
+    return PackedRendering.of(parts, plan, packed);
+  }
+
+  /** Packs on this thread. */
+  static packSync(parts: EventJsonParts): PackedRendering {
+    const plan = planPieces(parts);
+    return PackedRendering.of(
+      parts,
+      plan,
+      plan.pieces.map((piece) => deflateRawSync(piece, PIECE_OPTIONS)),
+    );
+  }
+
+  private static of(parts: EventJsonParts, plan: PiecePlan, packedPieces: Buffer[]): PackedRendering {
+    const pieceEnds = new Uint32Array(packedPieces.length);
+    let end = 0;
+    packedPieces.forEach((piece, index) => (pieceEnds[index] = end += piece.length));
+    return new PackedRendering(
+      Buffer.concat([...packedPieces, FINAL_BLOCK]),
+      pieceEnds,
+      Uint32Array.from(plan.firstSide),
+      Uint32Array.from(parts.sides, (side) => side.member.length),
+      parts.sides.map((side) => side.oddID).join(ODD_ID_SEPARATOR),
+    );
+  }
+
+  oddIDs(): string[] {
+    return this.memberBytes.length === 0 ? [] : this.joinedOddIDs.split(ODD_ID_SEPARATOR);
+  }
+
+  /** Each piece holding a named side is inflated once. */
+  sideValues(oddIDs: Iterable<string>): Map<string, Buffer> {
+    const all = this.oddIDs();
+    const order = new Map(all.map((oddID, index) => [oddID, index]));
+    const byPiece = new Map<number, number[]>();
+    for (const oddID of oddIDs) {
+      const side = order.get(oddID);
+      if (side === undefined) continue;
+      const piece = this.pieceOf(side);
+      const sides = byPiece.get(piece);
+      if (sides) sides.push(side);
+      else byPiece.set(piece, [side]);
+    }
+    const values = new Map<string, Buffer>();
+    for (const [piece, sides] of byPiece) {
+      const bytes = this.inflate(piece);
+      for (const side of sides) {
+        const oddID = all[side] as string;
+        const memberStart = this.memberStart(piece, side);
+        // The member is `"<oddID>":<value>`: the key as JSON.stringify writes it, then a colon.
+        const valueStart = memberStart + Buffer.byteLength(JSON.stringify(oddID)) + 1;
+        values.set(oddID, bytes.subarray(valueStart, memberStart + (this.memberBytes[side] as number)));
+      }
+    }
+    return values;
+  }
+
+  /** Its head and tail pieces. */
+  withoutOdds(): Buffer {
+    return Buffer.concat([this.inflate(0), this.inflate(this.pieceEnds.length - 1)]);
+  }
+
+  private inflate(piece: number): Buffer {
+    const start = piece === 0 ? 0 : (this.pieceEnds[piece - 1] as number);
+    return inflateRawSync(this.packed.subarray(start, this.pieceEnds[piece]), INFLATE_PIECE);
+  }
+
+  /** The piece (1 for the first run of sides) holding a side. */
+  private pieceOf(side: number): number {
+    // The last run whose first side is at or before it; firstSide is ascending.
+    let low = 0;
+    let high = this.firstSide.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if ((this.firstSide[mid] as number) <= side) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
+
+  /** Where a side's member starts in its inflated piece: after the members before it, each followed by a comma. */
+  private memberStart(piece: number, side: number): number {
+    const first = this.firstSide[piece - 1] as number;
+    // Every run but the first starts with the comma after the previous run's last member.
+    let at = first === 0 ? 0 : 1;
+    for (let earlier = first; earlier < side; earlier++) at += (this.memberBytes[earlier] as number) + 1;
+    return at;
+  }
+}
+
+/**
+ * The rendering's bytes cut into pieces that join into exactly `joinedJson(parts)`: the head,
+ * runs of sides (members joined by commas; a run after the first starts with the comma that
+ * separates it from the run before), the tail.
+ */
+function planPieces(parts: EventJsonParts): PiecePlan {
+  const pieces: Buffer[] = [parts.head];
+  const firstSide: number[] = [];
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  const close = () => {
+    pieces.push(Buffer.concat(run));
+    run = [];
+    runBytes = 0;
+  };
+  parts.sides.forEach(({ member }, index) => {
+    if (run.length === 0) firstSide.push(index);
+    if (index > 0) run.push(COMMA);
+    run.push(member);
+    runBytes += member.length;
+    if (runBytes >= PIECE_BYTES) close();
+  });
+  if (run.length > 0) close();
+  pieces.push(parts.tail);
+  return { pieces, firstSide };
+}
+
+const COMMA = Buffer.from(",");
