@@ -16,7 +16,10 @@ const PIECE_OPTIONS = { level: 3, finishFlush: constants.Z_SYNC_FLUSH };
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 /** A sync-flushed piece read alone: inflated up to its flush, no final block expected. */
 const INFLATE_PIECE = { finishFlush: constants.Z_SYNC_FLUSH };
-/** oddIDs are kept joined by this (an oddID never holds a control character): one string per event, not one per side. */
+/**
+ * oddIDs are kept joined by this, one string per event rather than one per side; an oddID is made
+ * of `[a-z0-9_]` tokens, player entities and hyphens (`formatOddID`), never a control character.
+ */
 const ODD_ID_SEPARATOR = "\n";
 
 /** Where the sides of a rendering are: what a read that keeps only some sides needs of it. */
