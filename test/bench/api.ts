@@ -419,9 +419,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
   report(
     `api bench: dataset ${datasetDir} (seed ${SEED}; built on first use, reused until the feed or history store code changes)`,
   );
-  const copyStartedAt = Date.now();
-  const dataDir = await runDirFor(datasetDir, Boolean(writtenDepth(datasetDir)), report);
-  const copySeconds = dataDir === datasetDir ? null : (Date.now() - copyStartedAt) / 1000;
+  const { dir: dataDir, copySeconds } = await runDirFor(datasetDir, Boolean(writtenDepth(datasetDir)), report);
   specFile = join(dataDir, "load-spec.json");
   const startedAt = Date.now();
   const stopWatching = watchIngestLog(dataDir, startedAt, (line) =>

@@ -20,19 +20,20 @@ function dataset(): string {
 describe("the benchmark's run copy of its dataset", () => {
   it("runs a dataset still being built in place, copying nothing", async () => {
     const dir = dataset();
-    expect(await runDirFor(dir, false, () => {})).toBe(dir);
+    expect(await runDirFor(dir, false, () => {})).toEqual({ dir, copySeconds: null });
     expect(existsSync(join(dir, RUN_DIR))).toBe(false);
   });
 
   it("copies a built dataset's stores for each run, afresh, without what a run writes beside them", async () => {
     const dir = dataset();
-    const first = await runDirFor(dir, true, () => {});
+    const { dir: first, copySeconds } = await runDirFor(dir, true, () => {});
     expect(first).toBe(join(dir, RUN_DIR));
+    expect(copySeconds).toBeGreaterThanOrEqual(0);
     expect(readdirSync(first).sort()).toEqual(["ferretdb-history", "history-depth.json"]);
     // A run's cycles write to its copy; the next run starts from the dataset as built.
     writeFileSync(join(first, "ferretdb-history", "history.sqlite"), "grown by a run's cycles");
     writeFileSync(join(first, "ferretdb-history", "left-by-a-run"), "");
-    const second = await runDirFor(dir, true, () => {});
+    const { dir: second } = await runDirFor(dir, true, () => {});
     expect(second).toBe(first);
     expect(readFileSync(join(second, "ferretdb-history", "history.sqlite"), "utf8")).toBe("the stores as built");
     expect(existsSync(join(second, "ferretdb-history", "left-by-a-run"))).toBe(false);

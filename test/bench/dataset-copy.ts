@@ -11,19 +11,24 @@ function copied(name: string): boolean {
 }
 
 /**
- * Where the stack runs: a fresh copy of the dataset once it is `built` (the bench: its history depth written), so every run
+ * Where the stack runs, and how long its copy took (null where none was made): a fresh copy of the dataset once it is `built` (the bench: its history depth written), so every run
  * starts from the same stores. Each run's cycles add events and ticks to the stores it runs on, and a dataset
  * that grew run after run made each run's stores, and its figures, drift from the last. The run that builds the
  * dataset (and writes the depth) runs on the dataset's own folder; what that run leaves is what later runs copy.
  */
-export async function runDirFor(datasetDir: string, built: boolean, report: (line: string) => void): Promise<string> {
-  if (!built) return datasetDir;
+export async function runDirFor(
+  datasetDir: string,
+  built: boolean,
+  report: (line: string) => void,
+): Promise<{ dir: string; copySeconds: number | null }> {
+  if (!built) return { dir: datasetDir, copySeconds: null };
   const runDir = join(datasetDir, RUN_DIR);
   rmSync(runDir, { recursive: true, force: true });
   const startedAt = Date.now();
   report(`  copying the dataset to ${runDir}: this run's cycles write to the copy`);
   for (const name of readdirSync(datasetDir).filter(copied))
     await cp(join(datasetDir, name), join(runDir, name), { recursive: true });
-  report(`  copied in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
-  return runDir;
+  const copySeconds = (Date.now() - startedAt) / 1000;
+  report(`  copied in ${copySeconds.toFixed(0)} s`);
+  return { dir: runDir, copySeconds };
 }
