@@ -7,6 +7,7 @@ import {
   startMetricsServer,
 } from "@odds/platform";
 import { eventsConfigSchema } from "./config";
+import { EventPreparer } from "./event-preparer";
 import { ReadModelSync } from "./read-model-sync";
 import { EventReadModel } from "./read-model";
 import { eventsRpc, eventsServiceDefinition } from "./rpc";
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
 
   const mongo = await connectMongo(config.EVENTS_MONGODB_URI, { appName: "events", logger });
   const model = new EventReadModel({ fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS });
-  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger);
+  const preparer = new EventPreparer();
+  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger, preparer);
   await feed.load();
   feed.startPolling(config.EVENTS_REFRESH_INTERVAL_MS);
 
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
   );
   lifecycle.onShutdown("feed", () => feed.stop());
+  lifecycle.onShutdown("preparation worker", () => preparer.close());
   lifecycle.onShutdown("mongo", () => mongo.close());
   lifecycle.listen();
 }

@@ -1,4 +1,4 @@
-import { packJson, packJsonSync, unpackJson } from "@odds/platform";
+import { packJsonSync, unpackJson } from "@odds/platform";
 import type { ContractEvent, ContractOdds } from "./render";
 
 /** oddID -> a side as last seen, without prices. */
@@ -16,13 +16,8 @@ export class MarketBook {
     readonly packed: Buffer,
   ) {}
 
-  /** Packs on the thread pool (an apply). */
-  static async pack(sides: MarketBookSides): Promise<MarketBook> {
-    return new MarketBook(await packJson(JSON.stringify(sides)));
-  }
-
-  /** Packs on this thread (an event loaded from a document written before books were stored). */
-  static packSync(sides: MarketBookSides): MarketBook {
+  /** Packs on this thread (an apply packs in its preparation's worker). */
+  static pack(sides: MarketBookSides): MarketBook {
     return new MarketBook(packJsonSync(JSON.stringify(sides)));
   }
 

@@ -48,11 +48,10 @@ describe("PackedRendering", () => {
     deepEvent("E2", 300),
   ];
 
-  it("unpacks whole to the rendering, and finds every side's value and the event without odds", async () => {
+  it("unpacks whole to the rendering, and finds every side's value and the event without odds", () => {
     for (const contract of events) {
       const parts = contractJsonWithoutAltLines(contract);
-      const packed = await PackedRendering.pack(parts);
-      expect(PackedRendering.packSync(parts).packed).toEqual(packed.packed);
+      const packed = PackedRendering.pack(parts);
       expect(unpackJson(packed.packed)).toEqual(joinedJson(parts));
 
       const whole = JSON.parse(joinedJson(parts).toString("utf8")) as ContractEvent;
@@ -65,10 +64,21 @@ describe("PackedRendering", () => {
     }
   });
 
+  it("crosses between threads as its data: a structured clone reads the same sides", () => {
+    const parts = contractJsonWithoutAltLines(events[2]!);
+    const packed = PackedRendering.pack(parts);
+    const crossed = PackedRendering.fromData(structuredClone(packed.data()));
+    expect(crossed.packed).toEqual(packed.packed);
+    expect(crossed.oddIDs()).toEqual(packed.oddIDs());
+    const some = packed.oddIDs().filter((_, index) => index % 97 === 0);
+    expect(crossed.sideValues(some)).toEqual(packed.sideValues(some));
+    expect(crossed.withoutOdds()).toEqual(packed.withoutOdds());
+  });
+
   it("cuts a deep event into pieces without packing it much larger than whole", () => {
     const parts = contractJsonWithoutAltLines(events[2]!);
     const json = joinedJson(parts);
-    const packed = PackedRendering.packSync(parts);
+    const packed = PackedRendering.pack(parts);
     // Several pieces of 64 KB.
     expect(json.length).toBeGreaterThan(6 * 64 * 1024);
     // One side alone is read from its piece: far fewer bytes than the event.

@@ -1,8 +1,5 @@
-import { promisify } from "node:util";
-import { constants, deflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
+import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type { EventJsonParts } from "./render";
-
-const deflateRawAsync = promisify(deflateRaw);
 
 /**
  * Uncompressed bytes of sides per piece: a narrow read inflates a few such pieces, not the event.
@@ -30,6 +27,15 @@ export interface RenderingSides {
   sideValues(oddIDs: Iterable<string>): Map<string, Buffer>;
   /** The event's JSON with `odds` empty. */
   withoutOdds(): Buffer;
+}
+
+/** A packed rendering as plain data: what crosses between threads (a structured clone), made whole by `fromData`. */
+export interface PackedRenderingData {
+  packed: Uint8Array;
+  pieceEnds: Uint32Array;
+  firstSide: Uint32Array;
+  memberBytes: Uint32Array;
+  joinedOddIDs: string;
 }
 
 /** The pieces of a rendering, uncompressed, and which sides each piece holds. */
@@ -61,21 +67,35 @@ export class PackedRendering implements RenderingSides {
     private readonly joinedOddIDs: string,
   ) {}
 
-  /** Packs on the thread pool, the pieces side by side. */
-  static async pack(parts: EventJsonParts): Promise<PackedRendering> {
-    const plan = planPieces(parts);
-    const packed = await Promise.all(plan.pieces.map((piece) => deflateRawAsync(piece, PIECE_OPTIONS)));
-    return PackedRendering.of(parts, plan, packed);
-  }
-
-  /** Packs on this thread. */
-  static packSync(parts: EventJsonParts): PackedRendering {
+  /**
+   * Packs on this thread. An apply packs in its preparation's worker (`event-preparation.ts`): one
+   * thread-pool hop per piece cost the event loop about as much as packing here, and the process
+   * twice the CPU.
+   */
+  static pack(parts: EventJsonParts): PackedRendering {
     const plan = planPieces(parts);
     return PackedRendering.of(
       parts,
       plan,
       plan.pieces.map((piece) => deflateRawSync(piece, PIECE_OPTIONS)),
     );
+  }
+
+  /** A rendering from its `data()`, as another thread sent it. */
+  static fromData(data: PackedRenderingData): PackedRendering {
+    const { packed } = data;
+    return new PackedRendering(
+      Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength),
+      data.pieceEnds,
+      data.firstSide,
+      data.memberBytes,
+      data.joinedOddIDs,
+    );
+  }
+
+  data(): PackedRenderingData {
+    const { packed, pieceEnds, firstSide, memberBytes, joinedOddIDs } = this;
+    return { packed, pieceEnds, firstSide, memberBytes, joinedOddIDs };
   }
 
   private static of(parts: EventJsonParts, plan: PiecePlan, packedPieces: Buffer[]): PackedRendering {

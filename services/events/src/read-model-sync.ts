@@ -1,21 +1,12 @@
 import { setImmediate as yieldToReads } from "node:timers/promises";
-import { packJson, WriteQueue } from "@odds/platform";
+import { WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
+import { preparedFrom } from "./event-preparation";
+import type { EventPreparer } from "./event-preparer";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, type FeedState, PreparedEvent, preparedEvent } from "./read-model";
-import { settle } from "./grading/settlement";
-import {
-  contractJson,
-  renderEvent,
-  renderOdds,
-  type ContractEvent,
-  type ContractOdds,
-  type EventJsonParts,
-} from "./render";
-import { MarketBook, mergeMarketBook } from "./market-book";
-import { PackedRendering } from "./packed-rendering";
-import { contentHashOf, stampsOfEvent, type ObservationStamps } from "./stamps";
+import { type EventReadModel, type FeedState, type PreparedEvent, preparedEvent } from "./read-model";
+import type { ObservationStamps } from "./stamps";
 import type { EventStore, EventWrite } from "./store";
 
 export interface CycleResult {
@@ -30,28 +21,6 @@ export interface FeedStatus {
   eventCount: number;
   lastCycleId: string;
   lastCycleObservedAtMs: number;
-}
-
-/**
- * The event as the contract renders it, its JSON in both stored forms, and a hash of its content:
- * the rendering without its observation times, so an event observed again unchanged keeps its
- * hash. Rendering sorts every map, so the hash does not depend on the order ingest built them in.
- */
-export function renderForStore(event: events.Event): {
-  contract: ContractEvent;
-  json: Buffer;
-  /** The default shape (no alternate lines) in parts; packed only for an event that changed. */
-  defaultJson: EventJsonParts;
-  contentHash: string;
-} {
-  const contract = renderEvent(event);
-  const rendered = contractJson(contract);
-  return {
-    contract,
-    json: rendered.full,
-    defaultJson: rendered.withoutAltLines,
-    contentHash: contentHashOf(rendered.full),
-  };
 }
 
 /** The observation times ingest sent for an event it carried unchanged. */
@@ -74,6 +43,7 @@ export class ReadModelSync {
     private readonly store: EventStore,
     private readonly model: EventReadModel,
     private readonly logger: Logger,
+    private readonly preparer: EventPreparer,
   ) {}
 
   /** Loads every stored event into the read model (service start). */
@@ -99,12 +69,9 @@ export class ReadModelSync {
       const startedAt = performance.now();
       try {
         await this.refresh();
-        // The last of an event id wins; its id is read alone, the event decoded only at its turn.
+        // The last of an event id wins; its id is read alone, the event decoded in the preparation's worker.
         const latest = new Map<string, Uint8Array>();
         for (const encoded of cycle.events) latest.set(events.EventKey.decode(encoded).eventId, encoded);
-        // Each event is decoded, then (when changed) rendered, packed and prepared in turn: its object
-        // trees are garbage by the next one, so an apply holds the call's events encoded and their
-        // renderings packed, never all of them as objects, and no decode of the whole call stops reads.
         const prepared: PreparedEvent[] = [];
         const writes: EventWrite[] = [];
         const restamped = new Map<string, PreparedEvent>();
@@ -115,63 +82,29 @@ export class ReadModelSync {
           if (moved !== held) restamped.set(eventID, moved);
           return true;
         };
-        let packing: Promise<void> = Promise.resolve();
-        for (const encoded of latest.values()) {
-          const event = withSourceWriteTime(events.Event.decode(encoded), cycle.observedAtMs);
-          const rendered = renderForStore(event);
-          const held = this.model.prepared(event.eventId);
-          // A correction mark alone is a change: the results it marks may equal those last rendered.
-          const newCorrection = event.resultsCorrectedAtMs > (held?.settlement.resultsCorrectedAtMs ?? 0);
-          if (held?.contentHash === rendered.contentHash && !newCorrection) {
-            restamp(event.eventId, stampsOfEvent(event));
-          } else {
-            const { contract, contentHash } = rendered;
-            // Markets closed at the end of an event stay in its market book, so its result can be graded.
-            const marketBook = mergeMarketBook(held?.marketBook.sides(), contract, closedSidesOf(event));
-            // Settled once; re-settled only on results the source marked corrected since.
-            const settlement = settle(
-              held?.settlement,
-              contract,
-              marketBook,
-              event.resultsCorrectedAtMs,
-              cycle.observedAtMs,
-            );
-            const stamps = stampsOfEvent(event);
-            // Packed on the thread pool while the next event renders here: at most one event waits for
-            // its packing, and events are prepared (and written) in the order they came.
-            await packing;
-            packing = Promise.all([
-              packJson(rendered.json),
-              PackedRendering.pack(rendered.defaultJson),
-              MarketBook.pack(marketBook),
-            ]).then(([packed, packedDefault, book]) => {
-              prepared.push(
-                new PreparedEvent(contract, contentHash, {
-                  packed,
-                  packedDefault,
-                  stamps,
-                  marketBook: book,
-                  settlement,
-                }),
-              );
-              writes.push({
-                eventID: contract.eventID,
-                sportID: contract.sportID,
-                leagueID: contract.leagueID,
-                startsAtMs: Date.parse(contract.status.startsAt),
-                packed,
-                contentHash,
-                marketBook: book,
-                settlement,
-              });
-            });
-            // Awaited at the next changed event or after the last; a failure surfaces there.
-            packing.catch(() => undefined);
+        const preparations = await this.preparer.prepare(
+          [...latest].map(([eventID, encoded]) => ({ eventID, encoded })),
+          (eventID) => this.model.prepared(eventID),
+          cycle.observedAtMs,
+        );
+        for (const preparation of preparations) {
+          if (!preparation.changed) {
+            restamp(preparation.eventID, preparation.stamps);
+            continue;
           }
-          // Rendering a large cycle is CPU work; let reads in between events.
-          await yieldToReads();
+          const event = preparedFrom(preparation.parts);
+          prepared.push(event);
+          writes.push({
+            eventID: event.facts.eventID,
+            sportID: event.facts.sportID,
+            leagueID: event.facts.leagueID,
+            startsAtMs: event.facts.startsAtMs,
+            packed: preparation.parts.packed,
+            contentHash: event.contentHash,
+            marketBook: event.marketBook,
+            settlement: event.settlement,
+          });
         }
-        await packing;
         const unknownEventIds: string[] = [];
         for (const entry of cycle.restamped) {
           if (latest.has(entry.eventId)) continue;
@@ -267,15 +200,4 @@ export class ReadModelSync {
     readModelEvents.set(this.model.size);
     if (held.version !== 0) readModelRefreshes.inc();
   }
-}
-
-/** info.lastUpdatedAt defaults to the cycle's source write time when ingest leaves it unset. */
-function withSourceWriteTime(event: events.Event, observedAtMs: number): events.Event {
-  if (event.info && event.info.lastUpdatedAtMs > 0) return event;
-  return { ...event, info: { ...events.EventInfo.create(), ...event.info, lastUpdatedAtMs: observedAtMs } };
-}
-
-/** Sides the event was priced on whose quotes had closed before ingest first wrote it (a backfilled event). */
-function closedSidesOf(event: events.Event): Record<string, ContractOdds> {
-  return Object.fromEntries(Object.entries(event.closedOdds).map(([oddID, odds]) => [oddID, renderOdds(odds, oddID)]));
 }

@@ -100,25 +100,43 @@ export interface PreparedParts {
   settlement?: SettlementBook;
 }
 
+/** Everything an event ready to serve is made of: what its preparation (`preparedEvent`, or an apply's) derived from its contract. */
+export interface PreparedEventParts extends Required<PreparedParts> {
+  contentHash: string;
+  facts: EventFacts;
+  /** The bookmakers' own event ids (`externalIDsOf`). */
+  externalIDs: Record<string, string>;
+}
+
 const DEFAULT_SHAPE_KEY = shapeCacheKey(FULL_SHAPE) as string;
 
 /**
- * An event ready to serve, packing here what `parts` lacks (a load from the store, which has the
- * full rendering packed: the default shape is rendered and packed on this thread, as fast as a
- * hop to the thread pool per event). An apply hands both renderings packed off this thread.
+ * An event ready to serve, deriving here what `parts` lacks from its contract (a load from the
+ * store, which has the full rendering packed: the default shape is rendered and packed on this
+ * thread, as fast as a hop to the thread pool per event). An apply prepares every part off this
+ * thread (`event-preparation.ts`).
  */
 export function preparedEvent(contract: ContractEvent, contentHash: string, parts: PreparedParts = {}): PreparedEvent {
-  return new PreparedEvent(contract, contentHash, {
-    ...parts,
+  // A document written before books (or settlements) were stored: they are made here, from the contract.
+  let sides: MarketBookSides | undefined;
+  const bookSides = () => (sides ??= parts.marketBook?.sides() ?? mergeMarketBook(undefined, contract));
+  return new PreparedEvent({
+    contentHash,
+    facts: factsOf(contract),
+    externalIDs: externalIDsOf(contract),
     packed: parts.packed ?? packJsonSync(contractJson(contract).full, { fast: true }),
-    packedDefault: parts.packedDefault ?? PackedRendering.packSync(contractJsonWithoutAltLines(contract)),
+    packedDefault: parts.packedDefault ?? PackedRendering.pack(contractJsonWithoutAltLines(contract)),
     stamps: parts.stamps ?? stampsOf(contract),
+    marketBook: parts.marketBook ?? MarketBook.pack(bookSides()),
+    settlement:
+      parts.settlement ?? settle(undefined, contract, bookSides(), 0, Date.parse(contract.info.lastUpdatedAt)),
   });
 }
 
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */
 export class PreparedEvent {
   readonly facts: EventFacts;
+  readonly contentHash: string;
   /** The v1 id (ev_...), derived from the eventID; the store keeps it beside the event for lookups. */
   readonly v1ID: string;
   /** The bookmakers' own event ids, written bookmakerID:id. */
@@ -144,21 +162,14 @@ export class PreparedEvent {
   /** The verdicts as settled (documents from before settlements were stored: settled now, from their results). */
   readonly settlement: SettlementBook;
 
-  /** Use `preparedEvent`, which packs what `parts` lacks off this thread. */
-  constructor(
-    contract: ContractEvent,
-    readonly contentHash: string,
-    parts: Required<Pick<PreparedParts, "packed" | "packedDefault" | "stamps">> & PreparedParts,
-  ) {
-    // A document written before books (or settlements) were stored: they are made here, from the contract.
-    let sides: MarketBookSides | undefined;
-    const bookSides = () => (sides ??= parts.marketBook?.sides() ?? mergeMarketBook(undefined, contract));
-    this.marketBook = parts.marketBook ?? MarketBook.packSync(bookSides());
-    this.settlement =
-      parts.settlement ?? settle(undefined, contract, bookSides(), 0, Date.parse(contract.info.lastUpdatedAt));
-    this.facts = factsOf(contract);
-    this.v1ID = v1.v1Id("event", contract.eventID);
-    this.externalIDs = Object.entries(externalIDsOf(contract)).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
+  /** From a contract, use `preparedEvent`, which derives what it lacks. */
+  constructor(parts: PreparedEventParts) {
+    this.contentHash = parts.contentHash;
+    this.marketBook = parts.marketBook;
+    this.settlement = parts.settlement;
+    this.facts = parts.facts;
+    this.v1ID = v1.v1Id("event", parts.facts.eventID);
+    this.externalIDs = Object.entries(parts.externalIDs).map(([bookmakerID, id]) => `${bookmakerID}:${id}`);
     this.v1PlayerIDs = new Map([...this.facts.playerIDs].map((playerID) => [v1.v1Id("player", playerID), playerID]));
     this.stamps = parts.stamps;
     this.full = parts.packed;

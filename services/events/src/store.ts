@@ -70,7 +70,7 @@ export interface EventWrite {
   sportID: string;
   leagueID: string;
   startsAtMs: number;
-  packed: Buffer;
+  packed: Uint8Array;
   contentHash: string;
   marketBook?: MarketBook;
   settlement?: SettlementBook;

@@ -10,6 +10,9 @@ import {
   startGrpcServer,
 } from "@odds/platform";
 import { common, events } from "@odds/proto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { EventPreparer } from "../src/event-preparer";
 import { ReadModelSync } from "../src/read-model-sync";
 import { EventReadModel } from "../src/read-model";
 import { eventsRpc, eventsServiceDefinition } from "../src/rpc";
@@ -43,10 +46,18 @@ export const INTERNAL: common.Caller = common.Caller.create({
   fairOdds: true,
 });
 
+/**
+ * The preparation's worker as built: a worker thread runs JavaScript, not these sources (`npm test`
+ * builds before it runs the tests).
+ */
+const BUILT_PREPARE_WORKER = join(__dirname, "../dist/prepare-worker.js");
+
 export async function startEventsService(uri = testMongoUri("events")): Promise<EventsHarness> {
+  if (!existsSync(BUILT_PREPARE_WORKER)) throw new Error(`${BUILT_PREPARE_WORKER} is not built: run npm run build`);
   const mongo = await connectMongo(uri, { appName: "events-test", logger });
   const model = new EventReadModel();
-  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger);
+  const preparer = new EventPreparer(BUILT_PREPARE_WORKER);
+  const feed = new ReadModelSync(new EventStore(mongo.db), model, logger, preparer);
   await feed.load();
   const server = await startGrpcServer({
     host: "127.0.0.1",
@@ -89,6 +100,7 @@ export async function startEventsService(uri = testMongoUri("events")): Promise<
       client.close();
       await server.shutdown(1_000);
       await feed.stop();
+      await preparer.close();
       await mongo.close();
     },
   };

@@ -1,0 +1,109 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { events } from "@odds/proto";
+import { eventProto, NOW } from "../test/fixtures";
+import { type HeldEvent, type PrepareRequest, prepareEvents, preparedFrom } from "./event-preparation";
+import { EventPreparer } from "./event-preparer";
+import { FULL_SHAPE } from "./query";
+import { preparedEvent } from "./read-model";
+import { renderEvent } from "./render";
+
+const finished = (eventId: string, resultsCorrectedAtMs = 0) =>
+  events.Event.create({
+    ...eventProto({ eventId, status: { started: true, ended: true, finalized: true } }),
+    resultsCorrectedAtMs,
+  });
+
+function encoded(event: events.Event): Uint8Array {
+  return events.Event.encode(event).finish();
+}
+
+/** What the read model would hold of a prepared event, as the preparer sends it. */
+function heldAfter(preparation: ReturnType<typeof prepareEvents>[number]): HeldEvent {
+  if (!preparation.changed) throw new Error(`${preparation.eventID} was not prepared as changed`);
+  const { contentHash, settlement, marketBook } = preparation.parts;
+  return { contentHash, settlement, marketBook };
+}
+
+describe("prepareEvents", () => {
+  it("prepares a new event to what preparing its contract here gives, byte for byte", () => {
+    const proto = eventProto({ eventId: "P1" });
+    const [preparation] = prepareEvents({ events: [{ encoded: encoded(proto) }], observedAtMs: NOW });
+    if (!preparation?.changed) throw new Error("a new event is prepared as changed");
+    const here = preparedEvent(renderEvent(proto), preparation.parts.contentHash);
+    const there = preparedFrom(preparation.parts);
+    expect(there.json(FULL_SHAPE, NOW)).toEqual(here.json(FULL_SHAPE, NOW));
+    expect(there.facts).toEqual(here.facts);
+    expect(there.externalIDs).toEqual(here.externalIDs);
+    expect(there.stamps).toEqual(here.stamps);
+    expect(there.marketBook.sides()).toEqual(here.marketBook.sides());
+  });
+
+  it("names an event whose content is held unchanged by its stamps alone, and one whose content moved as changed", () => {
+    const proto = eventProto({ eventId: "P2" });
+    const [first] = prepareEvents({ events: [{ encoded: encoded(proto) }], observedAtMs: NOW });
+    const held = heldAfter(first!);
+    const observedLater = eventProto({ eventId: "P2", lastUpdatedAtMs: NOW });
+    const moved = eventProto({ eventId: "P2", type: "prop" });
+    const [again, changed] = prepareEvents({
+      events: [
+        { encoded: encoded(observedLater), held },
+        { encoded: encoded(moved), held },
+      ],
+      observedAtMs: NOW,
+    });
+    expect(again).toEqual({ eventID: "P2", changed: false, stamps: expect.objectContaining({ lastUpdatedAtMs: NOW }) });
+    expect(changed?.changed).toBe(true);
+  });
+
+  it("prepares an event again on a results correction alone, and grades it against the held book", () => {
+    const [first] = prepareEvents({ events: [{ encoded: encoded(finished("P3")) }], observedAtMs: NOW });
+    const held = heldAfter(first!);
+    expect(Object.keys(held.settlement.markets).length).toBeGreaterThan(0);
+    const [same, corrected] = prepareEvents({
+      events: [
+        { encoded: encoded(finished("P3")), held },
+        { encoded: encoded(finished("P3", NOW + 1)), held },
+      ],
+      observedAtMs: NOW + 2,
+    });
+    expect(same?.changed).toBe(false);
+    if (!corrected?.changed) throw new Error("a correction mark is a change");
+    expect(corrected.parts.settlement.resultsCorrectedAtMs).toBe(NOW + 1);
+    // Settled once: the verdicts keep the instant they were first settled at.
+    expect(corrected.parts.settlement.markets).toEqual(held.settlement.markets);
+  });
+
+  it("gives the same preparations on the worker thread as here", async () => {
+    const worker = join(__dirname, "../dist/prepare-worker.js");
+    if (!existsSync(worker)) throw new Error(`${worker} is not built: run npm run build`);
+    const preparer = new EventPreparer(worker);
+    try {
+      const [first] = prepareEvents({ events: [{ encoded: encoded(finished("P4")) }], observedAtMs: NOW });
+      const heldHere = preparedFrom((first as { parts: Parameters<typeof preparedFrom>[0] }).parts);
+      const sent = [
+        { eventID: "P4", encoded: encoded(finished("P4", NOW + 1)) },
+        { eventID: "P5", encoded: encoded(eventProto({ eventId: "P5" })) },
+      ];
+      const request: PrepareRequest = {
+        events: [{ encoded: sent[0]!.encoded, held: heldAfter(first!) }, { encoded: sent[1]!.encoded }],
+        observedAtMs: NOW + 2,
+      };
+      const there = await preparer.prepare(sent, (eventID) => (eventID === "P4" ? heldHere : undefined), NOW + 2);
+      const here = prepareEvents(request);
+      expect(there.map((p) => p.eventID)).toEqual(["P4", "P5"]);
+      // Bytes come back as Uint8Arrays, read as the same PreparedEvents.
+      for (const [index, preparation] of there.entries()) {
+        const expected = here[index]!;
+        if (!preparation.changed || !expected.changed) throw new Error("both are changed");
+        expect(preparedFrom(preparation.parts).json(FULL_SHAPE, NOW)).toEqual(
+          preparedFrom(expected.parts).json(FULL_SHAPE, NOW),
+        );
+        expect(preparation.parts.settlement).toEqual(expected.parts.settlement);
+        expect(Buffer.from(preparation.parts.packed)).toEqual(Buffer.from(expected.parts.packed));
+      }
+    } finally {
+      await preparer.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import type { HeldEvent, Preparation } from "./event-preparation";
+import type { PreparedEvent } from "./read-model";
+
+/** The built worker script (`prepare-worker.ts` compiled beside this file). */
+export const PREPARE_WORKER = join(__dirname, "prepare-worker.js");
+
+/**
+ * Prepares an apply's events on a worker thread of their own (`prepareEvents`), so the serving
+ * thread only swaps the prepared events in. One thread: applies run one at a time. A worker that
+ * dies fails the call it was preparing (ingest sends it again) and is replaced for the next.
+ */
+export class EventPreparer {
+  private readonly pool: Piscina;
+
+  constructor(filename = PREPARE_WORKER) {
+    this.pool = new Piscina({
+      filename,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // Not the parent's flags: its `--require` of tracing would start a second exporter in the worker.
+      execArgv: [],
+    });
+  }
+
+  /**
+   * Each event (encoded, each once) with what the read model holds of it, `held` by eventID. Every
+   * byte sent is copied to a buffer of its own: a view into a received message would take its whole
+   * buffer across.
+   */
+  prepare(
+    sent: { eventID: string; encoded: Uint8Array }[],
+    held: (eventID: string) => PreparedEvent | undefined,
+    observedAtMs: number,
+  ): Promise<Preparation[]> {
+    const events = sent.map(({ eventID, encoded }) => {
+      const event = held(eventID);
+      return { encoded: new Uint8Array(encoded), ...(event ? { held: heldOf(event) } : {}) };
+    });
+    return this.pool.run({ events, observedAtMs }) as Promise<Preparation[]>;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+/** What the read model holds of an event, as its preparation needs it. */
+function heldOf(event: PreparedEvent): HeldEvent {
+  return {
+    contentHash: event.contentHash,
+    settlement: event.settlement,
+    marketBook: new Uint8Array(event.marketBook.packed),
+  };
+}
