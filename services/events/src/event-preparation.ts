@@ -5,7 +5,14 @@ import { MarketBook, mergeMarketBook } from "./market-book";
 import { PackedRendering, type PackedRenderingData } from "./packed-rendering";
 import { factsOf, type EventFacts } from "./query";
 import { PreparedEvent } from "./read-model";
-import { contractJson, renderEvent, renderOdds, type ContractOdds, type EventJsonParts } from "./render";
+import {
+  contractJson,
+  renderEvent,
+  renderOdds,
+  type ContractEvent,
+  type ContractOdds,
+  type EventJsonParts,
+} from "./render";
 import { contentHashOf, stampsOfEvent, type ObservationStamps } from "./stamps";
 import { externalIDsOf } from "./v1-render";
 
@@ -56,7 +63,7 @@ export type Preparation =
  * hash. Rendering sorts every map, so the hash does not depend on the order ingest built them in.
  */
 function renderForStore(event: events.Event): {
-  contract: ReturnType<typeof renderEvent>;
+  contract: ContractEvent;
   json: Buffer;
   /** The default shape (no alternate lines) in parts; packed only for an event that changed. */
   defaultJson: EventJsonParts;

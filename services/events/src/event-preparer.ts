@@ -28,9 +28,9 @@ export class EventPreparer {
   /**
    * Each event (encoded, each once) with what the read model holds of it, `held` by eventID. The
    * events go as the views into their call's message they are: a structured clone copies a buffer
-   * that several views share once, into the message to the worker, and no buffer of this thread's
-   * heap is made (a copy of each made a cycle's 80-100 MB of protobuf external memory here once more,
-   * which V8 counts toward its next full collection). A held market book goes as it is too: the
+   * that several views share once, into the message to the worker, and no buffer is made here (a
+   * copy of each made the call's protobuf once more here, as memory V8 counts toward its next full
+   * collection). A held market book goes as it is too: the
    * store's are copied out of the driver's batch on loading (`EventStore`), an apply's are the
    * worker's own bytes.
    */
