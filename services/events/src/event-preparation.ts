@@ -18,9 +18,9 @@ import { externalIDsOf } from "./v1-render";
 
 /*
  * What an apply does with each event it is sent: decode it, render it, and (when its content
- * changed) grade it and pack its renderings and market book. That is the CPU of a cycle in the
- * events service, 20-75 ms an event of the benchmark's fully priced ones: on the serving thread it
- * held every read behind it. `prepareEvents` runs in a worker (`prepare-worker.ts`, by
+ * changed) grade it and pack its renderings and market book. That is most of a cycle's CPU in the
+ * events service (a profile of one of the benchmark's quiet cycles: 27.9 s of the serving thread for
+ * about 600 changed events): on the serving thread it held every read behind it. `prepareEvents` runs in a worker (`prepare-worker.ts`, by
  * `EventPreparer`), and only plain data crosses: the event's bytes and what the read model holds of
  * it go, its parts come back.
  */
