@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { events } from "@odds/proto";
 import { eventProto, NOW } from "../test/fixtures";
+import { builtEventPreparer } from "../test/harness";
 import { type HeldEvent, type PrepareRequest, prepareEvents, preparedFrom } from "./event-preparation";
-import { EventPreparer } from "./event-preparer";
 import { FULL_SHAPE } from "./query";
 import { preparedEvent } from "./read-model";
 import { renderEvent } from "./render";
@@ -75,9 +73,7 @@ describe("prepareEvents", () => {
   });
 
   it("gives the same preparations on the worker thread as here", async () => {
-    const worker = join(__dirname, "../dist/prepare-worker.js");
-    if (!existsSync(worker)) throw new Error(`${worker} is not built: run npm run build`);
-    const preparer = new EventPreparer(worker);
+    const preparer = builtEventPreparer();
     try {
       const [first] = prepareEvents({ events: [{ encoded: encoded(finished("P4")) }], observedAtMs: NOW });
       const heldHere = preparedFrom((first as { parts: Parameters<typeof preparedFrom>[0] }).parts);

@@ -47,16 +47,19 @@ export const INTERNAL: common.Caller = common.Caller.create({
 });
 
 /**
- * The preparation's worker as built: a worker thread runs JavaScript, not these sources (`npm test`
- * builds before it runs the tests).
+ * An apply's preparer on its worker as built: a worker thread runs JavaScript, not these sources
+ * (`npm test` builds before it runs the tests).
  */
-const BUILT_PREPARE_WORKER = join(__dirname, "../dist/prepare-worker.js");
+export function builtEventPreparer(): EventPreparer {
+  const worker = join(__dirname, "../dist/prepare-worker.js");
+  if (!existsSync(worker)) throw new Error(`${worker} is not built: run npm run build`);
+  return new EventPreparer(worker);
+}
 
 export async function startEventsService(uri = testMongoUri("events")): Promise<EventsHarness> {
-  if (!existsSync(BUILT_PREPARE_WORKER)) throw new Error(`${BUILT_PREPARE_WORKER} is not built: run npm run build`);
   const mongo = await connectMongo(uri, { appName: "events-test", logger });
   const model = new EventReadModel();
-  const preparer = new EventPreparer(BUILT_PREPARE_WORKER);
+  const preparer = builtEventPreparer();
   const feed = new ReadModelSync(new EventStore(mongo.db), model, logger, preparer);
   await feed.load();
   const server = await startGrpcServer({
