@@ -237,7 +237,6 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
         "ANSWER_CACHE_MAX_BYTES",
         "ANSWER_CACHE_MAX_AGE_MS",
         "ANSWER_CACHE_REFRESH_AHEAD_MS",
-        "FEED_VERSION_POLL_MS",
       ]),
     );
     // The edge's settings as its config reads them: integers, the cache bound not in scientific notation.

@@ -163,8 +163,6 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
   value: {{ $s.answerCache.maxAgeMs | quote }}
 - name: ANSWER_CACHE_REFRESH_AHEAD_MS
   value: {{ $s.answerCache.refreshAheadMs | quote }}
-- name: FEED_VERSION_POLL_MS
-  value: {{ $s.answerCache.feedVersionPollMs | quote }}
 {{- else if ne $c "archiver" }}
 - name: GRPC_PORT
   value: {{ $s.grpcPort | quote }}

@@ -35,8 +35,6 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   ANSWER_CACHE_MAX_AGE_MS: env.milliseconds(1_000),
   /** A hit on an answer with less than this left of its max age reloads it in the background; 0 turns that off. */
   ANSWER_CACHE_REFRESH_AHEAD_MS: z.coerce.number().int().min(0).default(500),
-  /** How often the edge reads the feed version that cached answers are keyed by. */
-  FEED_VERSION_POLL_MS: env.milliseconds(250),
   /** HMAC secret of paging cursors. Required: no default, so no deployment signs with a known secret. */
   CURSOR_SECRET: z
     .string({ error: `is required (at least ${MIN_CURSOR_SECRET_LENGTH} characters; the local launcher sets one)` })
@@ -57,8 +55,8 @@ export const edgeConfigSchema = baseConfigSchema.extend({
   STREAM_LIFETIME_MS: env.milliseconds(3_600_000).pipe(z.number().max(3_600_000, { error: "at most 3600000" })),
   /** v1 odds stream: closed with code 4408 when no subscription arrived within this. */
   STREAM_SUBSCRIBE_TIMEOUT_MS: env.milliseconds(10_000),
-  /** v1 odds stream: how often the feed's cycle version is read while streams are open (one read for all). */
-  STREAM_POLL_MS: env.milliseconds(250),
+  /** v1 odds stream: how soon a cycle whose odds could not be read for the open streams is read again. */
+  STREAM_RETRY_MS: env.milliseconds(250),
   /** v1 odds stream: an open stream's slot (per key, in Redis) lapses this long after its edge stopped renewing it. */
   STREAM_LEASE_MS: env.milliseconds(45_000),
   /** After v2's retirement every v2 route answers 410 Gone. */

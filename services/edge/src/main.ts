@@ -66,7 +66,9 @@ async function main(): Promise<void> {
   const recorder = new UsageRecorder(usage, logger, config.USAGE_FLUSH_INTERVAL_MS);
   recorder.start();
 
-  const feedVersion = new FeedVersion(() => eventsGateway.feedStatus(), config.FEED_VERSION_POLL_MS, logger);
+  // One watch of the feed's status: what answers are cached under, and what wakes the odds streams.
+  const feedVersion = new FeedVersion(() => eventsGateway.watchFeedStatus(), logger);
+  feedVersion.start();
   const answers =
     config.ANSWER_CACHE_MAX_BYTES > 0
       ? {
@@ -78,7 +80,6 @@ async function main(): Promise<void> {
           version: () => feedVersion.current(),
         }
       : undefined;
-  if (answers) feedVersion.start();
 
   const access = new KeyAccess(usage, {
     freshMs: config.PLAN_CACHE_TTL_MS,
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     limiter,
     recorder,
     leases: new StreamLeases(redis, config.STREAM_LEASE_MS),
-    feed: new OddsFeed(eventsGateway, config.STREAM_POLL_MS, logger),
+    feed: new OddsFeed(eventsGateway, feedVersion, config.STREAM_RETRY_MS, logger),
     logger,
     settings: {
       heartbeatMs: config.STREAM_HEARTBEAT_MS,

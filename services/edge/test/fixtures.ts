@@ -1,12 +1,16 @@
 import { createHash } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import {
   createGrpcClient,
+  currentThenChanges,
   NotFoundError,
+  serverStreamingHandler,
   startGrpcServer,
   UnavailableError,
   unaryHandler,
+  type GrpcServiceBinding,
   type Logger,
   type RunningGrpcServer,
 } from "@odds/platform";
@@ -82,12 +86,38 @@ export class FakeUsageService {
 }
 
 /**
- * An in-process events service answering GetFeedStatus, ListEvents with an empty page (held while
- * `listEventsGate` is set, its calls counted), and ListEventsV1 with the documents in `v1Items` (by v1
- * event id, whatever the view) for the requested ids; every ListEventsV1 call is kept.
+ * An in-process events service answering GetFeedStatus and WatchFeedStatus (each watch is told of
+ * every `lastCycleAtMs` set), ListEvents with an empty page (held while `listEventsGate` is set, its
+ * calls counted), and ListEventsV1 with the documents in `v1Items` (by v1 event id, whatever the view)
+ * for the requested ids; every ListEventsV1 call is kept.
  */
 export class FakeFeed {
-  lastCycleAtMs = 0;
+  private cycleAtMs = 0;
+  private readonly statuses = new EventEmitter().setMaxListeners(0);
+  private watchesEnded = new AbortController();
+  /** WatchFeedStatus calls open now, and opened in all. */
+  openWatches = 0;
+  watchesOpened = 0;
+
+  get lastCycleAtMs(): number {
+    return this.cycleAtMs;
+  }
+
+  set lastCycleAtMs(cycleAtMs: number) {
+    this.cycleAtMs = cycleAtMs;
+    this.statuses.emit("status", this.status());
+  }
+
+  /** Ends every open watch, as a stopping replica does; later watches are served again. */
+  endWatches(): void {
+    this.watchesEnded.abort();
+    this.watchesEnded = new AbortController();
+  }
+
+  private status(): events.FeedStatus {
+    return { lastCycleAtMs: this.cycleAtMs, eventCount: 3, lastCycleId: "", lastCycleObservedAtMs: this.cycleAtMs };
+  }
+
   readonly v1Items = new Map<string, object>();
   readonly v1Reads: events.ListEventsV1Request[] = [];
   /** ListEvents calls being answered now, the most at once, and the calls in the order they came. */
@@ -109,12 +139,8 @@ export class FakeFeed {
           this.listEventsInFlight -= 1;
         }
       }),
-      getFeedStatus: unaryHandler(logger, async () => ({
-        lastCycleAtMs: this.lastCycleAtMs,
-        eventCount: 3,
-        lastCycleId: "",
-        lastCycleObservedAtMs: this.lastCycleAtMs,
-      })),
+      getFeedStatus: unaryHandler(logger, async () => this.status()),
+      watchFeedStatus: serverStreamingHandler(logger, (_request, _call, cancelled) => this.watch(cancelled)),
       listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request) => {
         this.v1Reads.push(req);
         const found = req.eventIds.flatMap((id) => {
@@ -125,6 +151,26 @@ export class FakeFeed {
       }),
     };
   }
+
+  private async *watch(cancelled: AbortSignal): AsyncGenerator<events.FeedStatus> {
+    const ended = AbortSignal.any([cancelled, this.watchesEnded.signal]);
+    this.openWatches += 1;
+    this.watchesOpened += 1;
+    try {
+      yield* currentThenChanges(this.statuses, "status", () => this.status(), ended);
+    } finally {
+      this.openWatches -= 1;
+    }
+  }
+}
+
+/** The fake events service as a gRPC server binding. */
+export function eventsBinding(feed: FakeFeed, logger: Logger): GrpcServiceBinding {
+  return {
+    name: "odds.events.v1.EventsService",
+    definition: events.EventsServiceService,
+    implementation: feed.implementation(logger) as events.EventsServiceServer,
+  };
 }
 
 export async function startDownstreams(logger: Logger, fakeUsage: FakeUsageService, feed: FakeFeed) {
@@ -138,11 +184,7 @@ export async function startDownstreams(logger: Logger, fakeUsage: FakeUsageServi
         definition: usage.UsageServiceService,
         implementation: fakeUsage.implementation(logger),
       },
-      {
-        name: "odds.events.v1.EventsService",
-        definition: events.EventsServiceService,
-        implementation: feed.implementation(logger) as events.EventsServiceServer,
-      },
+      eventsBinding(feed, logger),
     ],
   });
   const address = `127.0.0.1:${server.port}`;

@@ -16,6 +16,7 @@ import { UsageGateway } from "../src/gateways/usage";
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../src/ratelimit/windows";
 import { OddsFeed } from "../src/v1/stream/odds-feed";
+import { FeedVersion } from "../src/cache/feed-version";
 import { STREAM_CLOSE, STREAM_PATH, type SnapshotMessage } from "../src/v1/stream/protocol";
 import { attachOddsStream } from "../src/v1/stream/server";
 import { StreamLeases } from "../src/v1/stream/stream-leases";
@@ -33,6 +34,7 @@ let downstreams: Awaited<ReturnType<typeof startDownstreams>>;
 let redis: RedisClient;
 let limiter: RateLimiter;
 let feed: OddsFeed;
+let feedVersion: FeedVersion;
 let server: Server;
 let streams: { closeAll(): void };
 let streamUrl: string;
@@ -145,7 +147,10 @@ beforeAll(async () => {
   await redis.connect();
   limiter = new RateLimiter(redis, { failMode: "closed", logger, limits: PATIENT });
   const usageGateway = new UsageGateway(downstreams.usageClient);
-  feed = new OddsFeed(new EventsGateway(downstreams.eventsClient), 20, logger);
+  const eventsGateway = new EventsGateway(downstreams.eventsClient);
+  feedVersion = new FeedVersion(() => eventsGateway.watchFeedStatus(), logger);
+  feedVersion.start();
+  feed = new OddsFeed(eventsGateway, feedVersion, 20, logger);
   server = createServer((_req, res) => res.writeHead(404).end());
   streams = attachOddsStream(server, {
     access: new KeyAccess(usageGateway, { freshMs: 60_000, staleGrantMs: 60_000, limits: PATIENT, logger }),
@@ -163,6 +168,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   streams?.closeAll();
+  await feedVersion?.stop();
   await new Promise((resolve) => server?.close(resolve));
   downstreams?.usageClient.close();
   downstreams?.eventsClient.close();

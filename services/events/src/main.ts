@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   });
   const metrics = await startMetricsServer(config.METRICS_PORT);
 
+  // Watches never end on their own: ended first, so the server's drain waits for calls that do.
+  lifecycle.onShutdown("feed status watches", () => feed.endWatches());
   lifecycle.onShutdown("grpc", () => server.shutdown(config.SHUTDOWN_TIMEOUT_MS / 2));
   lifecycle.onShutdown(
     "metrics",

@@ -1,5 +1,6 @@
+import { EventEmitter } from "node:events";
 import { setImmediate as yieldToReads } from "node:timers/promises";
-import { WriteQueue } from "@odds/platform";
+import { currentThenChanges, WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { preparedFrom } from "./event-preparation";
@@ -34,10 +35,14 @@ function stampsOfMessage(message: events.EventStamps): ObservationStamps {
 /**
  * Keeps the store and the in-memory read model in step: applies ingest cycles (idempotently,
  * one at a time) and picks up cycles applied through other replicas by polling the feed version.
+ * Tells its watchers each feed status the model takes on.
  */
 export class ReadModelSync {
   private readonly writes = new WriteQueue();
   private poller: NodeJS.Timeout | undefined;
+  /** "status" with each feed status the model takes on; every edge replica watches. */
+  private readonly statuses = new EventEmitter().setMaxListeners(0);
+  private readonly watchesEnded = new AbortController();
 
   constructor(
     private readonly store: EventStore,
@@ -56,6 +61,17 @@ export class ReadModelSync {
   status(): FeedStatus {
     const { lastCycleAtMs, cycleId, observedAtMs } = this.model.feedState;
     return { lastCycleAtMs, eventCount: this.model.size, lastCycleId: cycleId, lastCycleObservedAtMs: observedAtMs };
+  }
+
+  /** The feed status now, then each one the model takes on, in order, until `cancelled` aborts or `endWatches` is called. */
+  watchStatus(cancelled: AbortSignal): AsyncGenerator<FeedStatus> {
+    const ended = AbortSignal.any([cancelled, this.watchesEnded.signal]);
+    return currentThenChanges(this.statuses, "status", () => this.status(), ended);
+  }
+
+  /** Ends every watch (the service is stopping: watchers reopen theirs on another replica). */
+  endWatches(): void {
+    this.watchesEnded.abort();
   }
 
   /**
@@ -126,8 +142,7 @@ export class ReadModelSync {
         };
         await this.store.writeFeedState(state);
         const storedAt = performance.now();
-        this.model.apply([...prepared, ...restamped.values()], state);
-        readModelEvents.set(this.model.size);
+        this.take([...prepared, ...restamped.values()], state);
         const sent = cycle.events.length + cycle.restamped.length;
         const result = { upserted: writes.length, unchanged: sent - writes.length - unknownEventIds.length };
         appliedEvents.inc({ result: "upserted" }, result.upserted);
@@ -173,7 +188,7 @@ export class ReadModelSync {
     const stored = await this.store.readFeedState();
     const held = this.model.feedState;
     if (stored.version === held.version) {
-      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.model.apply([], stored);
+      if (stored.lastCycleAtMs !== held.lastCycleAtMs) this.take([], stored);
       return;
     }
     const stamps = await this.store.loadStampsSince(held.version);
@@ -196,8 +211,14 @@ export class ReadModelSync {
       const event = updated.get(eventID) ?? this.model.prepared(eventID);
       if (event) updated.set(eventID, event.restamped(stamp));
     }
-    this.model.apply([...updated.values()], stored);
-    readModelEvents.set(this.model.size);
+    this.take([...updated.values()], stored);
     if (held.version !== 0) readModelRefreshes.inc();
+  }
+
+  /** The model takes on these events and this feed state; its watchers are told. */
+  private take(updated: readonly PreparedEvent[], state: FeedState): void {
+    this.model.apply(updated, state);
+    readModelEvents.set(this.model.size);
+    this.statuses.emit("status", this.status());
   }
 }

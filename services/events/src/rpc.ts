@@ -3,6 +3,7 @@ import {
   inSpan,
   JSON_PAGE_METHODS,
   requestedPageLimit,
+  serverStreamingHandler,
   unaryHandler,
   withJsonPageWire,
   withRequestDecoder,
@@ -126,6 +127,7 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
       ),
     ),
     getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create(feed.status())),
+    watchFeedStatus: serverStreamingHandler(logger, (_request, _call, cancelled) => feed.watchStatus(cancelled)),
   };
 }
 

@@ -101,6 +101,7 @@ export async function startEventsService(uri = testMongoUri("events")): Promise<
       callUnary(client, client.applyCycle, { cycleId, observedAtMs: Date.now(), events: batch, restamped }),
     async stop() {
       client.close();
+      feed.endWatches();
       await server.shutdown(1_000);
       await feed.stop();
       await preparer.close();

@@ -1,4 +1,4 @@
-import { status } from "@grpc/grpc-js";
+import { Metadata, status } from "@grpc/grpc-js";
 import { callUnary } from "@odds/platform";
 import { common, events } from "@odds/proto";
 import { eventProto, HOUR } from "./fixtures";
@@ -597,6 +597,29 @@ describe("feed", () => {
     }
   });
 
+  it("pushes the feed status to a watch: the current one at once, then each cycle applied, until it stops", async () => {
+    const feedService = await startEventsService();
+    const watch = feedService.client.watchFeedStatus({}, new Metadata(), { deadline: Infinity });
+    const statuses = watch[Symbol.asyncIterator]() as AsyncIterator<events.FeedStatus>;
+    try {
+      const first = (await statuses.next()).value as events.FeedStatus;
+      expect(first).toMatchObject({ lastCycleId: "", eventCount: 0 });
+      await feedService.apply("watched-1", [eventProto({ eventId: "WATCHED", lastUpdatedAtMs: now })]);
+      const applied = (await statuses.next()).value as events.FeedStatus;
+      expect(applied).toMatchObject({ lastCycleId: "watched-1", eventCount: 1 });
+      expect(applied.lastCycleAtMs).toBeGreaterThan(0);
+      // The same cycle again changes no event, yet is a cycle taken on: its watchers hear of it.
+      await feedService.apply("watched-2", [eventProto({ eventId: "WATCHED", lastUpdatedAtMs: now })]);
+      expect((await statuses.next()).value).toMatchObject({ lastCycleId: "watched-2", eventCount: 1 });
+      // Stopping, the service ends its watches: the stream closes cleanly, and its caller opens another elsewhere.
+      feedService.feed.endWatches();
+      expect((await statuses.next()).done).toBe(true);
+    } finally {
+      watch.cancel();
+      await feedService.stop();
+    }
+  });
+
   it("reports the last cycle time and event count", async () => {
     const status = await callUnary(service.client, service.client.getFeedStatus, {});
     expect(status.eventCount).toBe(DATASET.length);
@@ -617,9 +640,14 @@ describe("feed", () => {
   it("picks up a cycle applied through another replica by polling the feed version", async () => {
     const writer = await startEventsService();
     const replica = await startEventsService(writer.uri);
+    const watch = replica.client.watchFeedStatus({}, new Metadata(), { deadline: Infinity });
+    const statuses = watch[Symbol.asyncIterator]() as AsyncIterator<events.FeedStatus>;
     try {
+      expect((await statuses.next()).value).toMatchObject({ lastCycleId: "" });
       replica.feed.startPolling(50);
       await writer.apply("r1", [eventProto({ eventId: "REPLICATED", startsAtMs: now + HOUR, lastUpdatedAtMs: now })]);
+      // The replica's watchers hear of the cycle it loaded.
+      expect((await statuses.next()).value).toMatchObject({ lastCycleId: "r1", eventCount: 1 });
       let ids: string[] = [];
       for (let attempt = 0; attempt < 200 && ids.length === 0; attempt++) {
         ids = await replica.listIDs({ eventIds: ["REPLICATED"] });
@@ -627,6 +655,7 @@ describe("feed", () => {
       }
       expect(ids).toEqual(["REPLICATED"]);
     } finally {
+      watch.cancel();
       await replica.stop();
       await writer.stop();
     }

@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
+import { EventEmitter, once } from "node:events";
 import { join } from "node:path";
-import { status, type ServiceError } from "@grpc/grpc-js";
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { events } from "@odds/proto";
 import pino from "pino";
 import {
   callUnary,
   createGrpcClient,
+  currentThenChanges,
   InvalidArgumentError,
   NotFoundError,
+  serverStreamingHandler,
   startGrpcServer,
   unaryHandler,
   type RunningGrpcServer,
@@ -16,8 +19,13 @@ import {
 const logger = pino({ level: "silent" });
 const emptyPage = { items: [], nextCursor: "", notice: "" };
 
+/** What the test service's WatchFeedStatus streams: its current status, then each one emitted as "status". */
+const feedStatuses = new EventEmitter();
+let currentStatus = events.FeedStatus.create({ lastCycleAtMs: 1 });
+let openWatches = 0;
+
 /** A tiny EventsService whose behaviour is chosen by the request's type field. */
-function testImplementation(): events.EventsServiceServer {
+function testImplementation(): Partial<events.EventsServiceServer> {
   return {
     listEvents: unaryHandler(logger, async (request: events.ListEventsRequest) => {
       if (request.type === "bad") throw new InvalidArgumentError("type", "expected match, tournament or prop");
@@ -29,6 +37,14 @@ function testImplementation(): events.EventsServiceServer {
     }),
     applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
     getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create()),
+    watchFeedStatus: serverStreamingHandler(logger, async function* (_request, _call, cancelled) {
+      openWatches += 1;
+      try {
+        yield* currentThenChanges(feedStatuses, "status", () => currentStatus, cancelled);
+      } finally {
+        openWatches -= 1;
+      }
+    }),
   };
 }
 
@@ -45,7 +61,7 @@ describe("gRPC server and client wiring", () => {
         {
           name: "odds.events.v1.EventsService",
           definition: events.EventsServiceService,
-          implementation: testImplementation(),
+          implementation: testImplementation() as events.EventsServiceServer,
         },
       ],
     });
@@ -87,6 +103,28 @@ describe("gRPC server and client wiring", () => {
 
   it("puts a default deadline on every client call", async () => {
     expect((await failure("slow")).code).toBe(status.DEADLINE_EXCEEDED);
+  });
+
+  it("streams a watch's current value, then each change in order, and stops watching when the caller cancels", async () => {
+    const watch = client.watchFeedStatus({}, new Metadata(), { deadline: Infinity });
+    const received = watch[Symbol.asyncIterator]();
+    expect((await received.next()).value).toEqual(events.FeedStatus.create({ lastCycleAtMs: 1 }));
+    expect(openWatches).toBe(1);
+    // Longer than the client's default deadline between changes: a watch has none.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    currentStatus = events.FeedStatus.create({ lastCycleAtMs: 2 });
+    feedStatuses.emit("status", currentStatus);
+    feedStatuses.emit("status", events.FeedStatus.create({ lastCycleAtMs: 3 }));
+    expect((await received.next()).value).toMatchObject({ lastCycleAtMs: 2 });
+    expect((await received.next()).value).toMatchObject({ lastCycleAtMs: 3 });
+
+    // Cancelled while the server waits for the next change: the server stops waiting and lets the emitter go.
+    const ended = once(watch, "error");
+    watch.cancel();
+    const [cancelledError] = (await ended) as [ServiceError];
+    expect(cancelledError.code).toBe(status.CANCELLED);
+    for (let attempt = 0; attempt < 200 && openWatches > 0; attempt++) await new Promise((r) => setTimeout(r, 10));
+    expect([openWatches, feedStatuses.listenerCount("status")]).toEqual([0, 0]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { type ClientReadableStream, Metadata } from "@grpc/grpc-js";
 import { callUnary } from "@odds/platform";
 import type { common, events } from "@odds/proto";
 
@@ -15,5 +16,10 @@ export class EventsGateway {
 
   feedStatus(): Promise<events.FeedStatus> {
     return callUnary(this.client, this.client.getFeedStatus, {});
+  }
+
+  /** Each feed status as the events service takes it on; open until it ends, fails or is cancelled (no deadline). */
+  watchFeedStatus(): ClientReadableStream<events.FeedStatus> {
+    return this.client.watchFeedStatus({}, new Metadata(), { deadline: Infinity });
   }
 }

@@ -7,6 +7,7 @@ import {
   type ServerUnaryCall,
   type ServerWritableStream,
 } from "@grpc/grpc-js";
+import { type EventEmitter, on, once } from "node:events";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import { toServiceError, DomainError } from "../errors";
@@ -101,24 +102,50 @@ export function unaryHandler<Req, Res>(
 
 /**
  * Server-streaming counterpart of unaryHandler: writes every message `handle` yields, then ends the
- * call; a failure (before or between messages) ends it with the error's gRPC status.
+ * call; a failure (before or between messages) ends it with the error's gRPC status. `cancelled` is
+ * aborted when the caller cancels or goes away, so a stream waiting for its next message stops waiting.
  */
 export function serverStreamingHandler<Req, Res>(
   logger: Logger,
-  handle: (request: Req, call: ServerWritableStream<Req, Res>) => AsyncIterable<Res>,
+  handle: (request: Req, call: ServerWritableStream<Req, Res>, cancelled: AbortSignal) => AsyncIterable<Res>,
 ): (call: ServerWritableStream<Req, Res>) => void {
   return (call) => {
+    const cancelled = new AbortController();
+    call.once("cancelled", () => cancelled.abort());
     void (async () => {
       try {
-        for await (const message of handle(call.request, call)) {
+        for await (const message of handle(call.request, call, cancelled.signal)) {
           if (call.cancelled) return;
-          if (!call.write(message)) await new Promise((resolve) => call.once("drain", resolve));
+          // A caller gone while its stream is full never drains it: the wait ends with the call.
+          if (!call.write(message)) await once(call, "drain", { signal: cancelled.signal });
         }
         call.end();
       } catch (err) {
+        if (cancelled.signal.aborted) return;
         if (!(err instanceof DomainError)) logger.error({ err, path: call.getPath() }, "unhandled error in RPC");
         call.emit("error", toServiceError(err));
       }
     })();
   };
+}
+
+/**
+ * A watch's messages for serverStreamingHandler: `current()` at once, then every `event` argument the
+ * emitter sends, in order, until `ended` aborts. The watch listens before it reads the current value,
+ * so no change between the two is missed (one at that instant may come twice).
+ */
+export async function* currentThenChanges<T>(
+  emitter: EventEmitter,
+  event: string,
+  current: () => T,
+  ended: AbortSignal,
+): AsyncGenerator<T> {
+  if (ended.aborted) return;
+  const changes = on(emitter, event, { signal: ended });
+  try {
+    yield current();
+    for await (const [value] of changes) yield value as T;
+  } catch (err) {
+    if (!ended.aborted) throw err;
+  }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "@odds/platform";
 import type { common, v1 } from "@odds/proto";
+import type { FeedVersion } from "../../cache/feed-version";
 import type { EventsGateway } from "../../gateways/events";
 import { toListEventsV1Request } from "../routes/events";
 import { objectsOfEventOdds } from "./protocol";
@@ -22,35 +23,42 @@ export interface CycleListener {
 /** ListEventsV1 answers at most this many events per page (the v1 odds page maximum). */
 const READ_CHUNK = 50;
 
+/** Where the feed learns of new cycles: the edge's pushed feed version. */
+export type FeedCycles = Pick<FeedVersion, "lastCycleAtMs" | "onChange">;
+
 /**
- * Feeds every open odds stream from the events service's cycle versions: while any stream is
- * open it polls the feed status (one call per interval, however many streams), and on a new cycle
- * reads the odds of every followed event once per plan scope (in pages of 50 events) and hands
- * each stream its part. A thousand streams on one plan cost one read per cycle, not a thousand.
+ * Feeds every open odds stream from the events service's cycles: while any stream is open, each new
+ * cycle the feed version is told of (however many streams) reads the odds of every followed event
+ * once per plan scope (in pages of 50 events) and hands each stream its part. A thousand streams on
+ * one plan cost one read per cycle, not a thousand. A cycle whose read failed is tried again every
+ * `retryMs`.
  */
 export class OddsFeed {
   private readonly listeners = new Set<CycleListener>();
   private timer: NodeJS.Timeout | undefined;
+  private stopFollowing: (() => void) | undefined;
   private lastCycleAtMs = 0;
-  private polling = false;
+  private delivering = false;
 
   constructor(
     private readonly events: EventsGateway,
-    private readonly pollMs: number,
+    private readonly cycles: FeedCycles,
+    private readonly retryMs: number,
     private readonly logger: Logger,
   ) {}
 
-  /** The cycle the feed last saw (0 before the first poll). */
+  /** The cycle last delivered to the streams (0 before the first). */
   get cycleAtMs(): number {
     return this.lastCycleAtMs;
   }
 
   add(listener: CycleListener): void {
     this.listeners.add(listener);
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.poll(), this.pollMs);
-      this.timer.unref();
-    }
+    if (this.timer) return;
+    this.stopFollowing = this.cycles.onChange(() => void this.deliver());
+    this.timer = setInterval(() => void this.deliver(), this.retryMs);
+    this.timer.unref();
+    void this.deliver();
   }
 
   remove(listener: CycleListener): void {
@@ -58,6 +66,7 @@ export class OddsFeed {
     if (this.listeners.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;
+      this.stopFollowing?.();
     }
   }
 
@@ -79,20 +88,21 @@ export class OddsFeed {
     return found;
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+  /** Delivers the feed's latest cycle, and any that came while it did, one at a time. */
+  private async deliver(): Promise<void> {
+    if (this.delivering) return;
+    this.delivering = true;
     try {
-      const status = await this.events.feedStatus();
-      const cycleAtMs = Number(status.lastCycleAtMs);
-      if (cycleAtMs === this.lastCycleAtMs) return;
-      await this.fanOut(cycleAtMs);
-      // Only once delivered: a cycle whose read failed is read again at the next poll.
-      this.lastCycleAtMs = cycleAtMs;
+      while (this.listeners.size > 0 && this.cycles.lastCycleAtMs !== this.lastCycleAtMs) {
+        const cycleAtMs = this.cycles.lastCycleAtMs;
+        await this.fanOut(cycleAtMs);
+        // Only once delivered: a cycle whose read failed is read again at the next retry.
+        this.lastCycleAtMs = cycleAtMs;
+      }
     } catch (err) {
-      this.logger.warn({ err: { message: (err as Error).message } }, "odds stream cycle not read; next poll retries");
+      this.logger.warn({ err: { message: (err as Error).message } }, "odds stream cycle not read; retrying");
     } finally {
-      this.polling = false;
+      this.delivering = false;
     }
   }
 
