@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import {
   connectMongo,
   createLogger,
@@ -15,6 +16,10 @@ import { EventStore } from "./store";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(eventsConfigSchema);
+  // Set before the store's load allocates the read model, so every heap limit after it is set this way.
+  if (config.EVENTS_HEAP_GROWING_PERCENT > 0) {
+    setFlagsFromString(`--heap-growing-percent=${config.EVENTS_HEAP_GROWING_PERCENT}`);
+  }
   const logger = createLogger("events", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 
