@@ -154,38 +154,53 @@ export async function runEventsBench(report: (line: string) => void, interruptio
     logFile: logPath(dataDir, "ferretdb"),
     signal: interruption.signal,
   });
-  const service = spawnManaged(
-    "events",
-    process.execPath,
-    [
-      ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
-      join(REPO_ROOT, "services", "events", "dist", "main.js"),
-    ],
-    {
-      cwd: REPO_ROOT,
-      logFile: logPath(dataDir, "events"),
-      env: {
-        ...SERVICE_MALLOC_ENV,
-        ...process.env,
-        GRPC_PORT: String(grpcPort),
-        EVENTS_MONGODB_URI: `${mongo.url}/events`,
-        LOG_LEVEL: "warn",
+  const replicaPort = await freePort();
+  /** An events service on the bench's FerretDB: the one applies are sent to, or a replica loading them from the store. */
+  const startEvents = (name: string, port: number) =>
+    spawnManaged(
+      name,
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+        join(REPO_ROOT, "services", "events", "dist", "main.js"),
+      ],
+      {
+        cwd: REPO_ROOT,
+        logFile: logPath(dataDir, name),
+        env: {
+          ...SERVICE_MALLOC_ENV,
+          ...process.env,
+          GRPC_PORT: String(port),
+          EVENTS_MONGODB_URI: `${mongo.url}/events`,
+          // The replica looks for cycles written through the other every 100 ms.
+          EVENTS_REFRESH_INTERVAL_MS: "100",
+          LOG_LEVEL: "warn",
+        },
       },
-    },
-  );
+    );
+  const service = startEvents("events", grpcPort);
+  const replica = startEvents("events-replica", replicaPort);
   const forget = interruption.own(async () => {
-    await service.stop();
+    await Promise.all([service.stop(), replica.stop()]);
     await mongo.stop();
   });
   const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${grpcPort}`, {
     defaultDeadlineMs: 120_000,
   });
+  const replicaClient = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${replicaPort}`, {
+    defaultDeadlineMs: 120_000,
+  });
   try {
-    await waitUntil("events", () => callUnary(client, client.getFeedStatus, {}), {
-      timeoutMs: 30_000,
-      process: service,
-      signal: interruption.signal,
-    });
+    for (const [name, started, grpc] of [
+      ["events", service, client],
+      ["events-replica", replica, replicaClient],
+    ] as const) {
+      await waitUntil(name, () => callUnary(grpc, grpc.getFeedStatus, {}), {
+        timeoutMs: 30_000,
+        process: started,
+        signal: interruption.signal,
+      });
+    }
     const nowMs = Date.now();
     const cycle = (tick: number) => Array.from({ length: EVENT_COUNT }, (_, i) => generatedEvent(i, nowMs, tick));
     const first = cycle(0);
@@ -207,20 +222,42 @@ export async function runEventsBench(report: (line: string) => void, interruptio
     });
     // Beside each apply, one event read again and again (the first apply creates it midway).
     const oneEvent = events.ListEventsRequest.create({ caller: internal, eventIds: ["afl_bench_0000"] });
+    const spread = (latencies: number[]) =>
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`;
     for (const [name, cycleId, batch] of [
       ["ApplyCycle, all new", "c0", first],
       ["ApplyCycle, replayed (unchanged)", "c0", first],
       ["ApplyCycle, every price moved", "c1", cycle(1)],
     ] as const) {
+      const before = await callUnary(replicaClient, replicaClient.getFeedStatus, {});
       const started = process.hrtime.bigint();
-      const { result, latencies } = await readsBeside(
-        callUnary(client, client.applyCycle, { cycleId, observedAtMs: nowMs, events: [...batch], restamped: [] }),
-        () => callUnary(client, client.listEvents, oneEvent),
+      const applied = callUnary(client, client.applyCycle, {
+        cycleId,
+        observedAtMs: nowMs,
+        events: [...batch],
+        restamped: [],
+      });
+      // The replica loads what the apply wrote once its next poll sees the feed state: its reads run until it has.
+      const loaded = (async () => {
+        while (
+          (await callUnary(replicaClient, replicaClient.getFeedStatus, {})).lastCycleAtMs === before.lastCycleAtMs
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return Number(process.hrtime.bigint() - started) / 1e6;
+      })();
+      const applyMs = applied.then(() => Number(process.hrtime.bigint() - started) / 1e6);
+      const [{ result, latencies }, onReplica] = await Promise.all([
+        readsBeside(applied, () => callUnary(client, client.listEvents, oneEvent)),
+        readsBeside(loaded, () => callUnary(replicaClient, replicaClient.listEvents, oneEvent)),
+      ]);
+      report(
+        `  ${name}: ${(await applyMs).toFixed(0)} ms (upserted ${result.upserted}, unchanged ${result.unchanged}); ` +
+          `${latencies.length} reads of one event beside it: ${spread(latencies)}`,
       );
       report(
-        `  ${name}: ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (upserted ${result.upserted}, unchanged ${result.unchanged}); ` +
-          `${latencies.length} reads of one event beside it: p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
-          `p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`,
+        `    the replica loaded it ${onReplica.result.toFixed(0)} ms after the call began; ` +
+          `${onReplica.latencies.length} reads of one event on the replica meanwhile: ${spread(onReplica.latencies)}`,
       );
     }
     report(`  events service peak RSS after the applies: ${peakRssMb(service.child.pid)?.toFixed(0) ?? "?"} MB`);
@@ -283,7 +320,8 @@ export async function runEventsBench(report: (line: string) => void, interruptio
     );
   } finally {
     client.close();
-    await service.stop();
+    replicaClient.close();
+    await Promise.all([service.stop(), replica.stop()]);
     await mongo.stop();
     forget();
   }
