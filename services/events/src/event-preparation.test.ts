@@ -1,10 +1,19 @@
 import { events } from "@odds/proto";
 import { eventProto, NOW } from "../test/fixtures";
 import { builtEventPreparer } from "../test/harness";
-import { type HeldEvent, type PrepareRequest, prepareEvents, preparedFrom } from "./event-preparation";
+import { packJsonSync } from "@odds/platform";
+import {
+  type HeldEvent,
+  type PrepareRequest,
+  prepareEvents,
+  preparedFrom,
+  prepareStoredEvents,
+  type StoredEventData,
+} from "./event-preparation";
+import { MarketBook, mergeMarketBook } from "./market-book";
 import { FULL_SHAPE } from "./query";
 import { preparedEvent } from "./read-model";
-import { renderEvent } from "./render";
+import { contractJson, renderEvent } from "./render";
 
 const finished = (eventId: string, resultsCorrectedAtMs = 0) =>
   events.Event.create({
@@ -97,6 +106,51 @@ describe("prepareEvents", () => {
         );
         expect(preparation.parts.settlement).toEqual(expected.parts.settlement);
         expect(Buffer.from(preparation.parts.packed)).toEqual(Buffer.from(expected.parts.packed));
+      }
+    } finally {
+      await preparer.close();
+    }
+  });
+});
+
+describe("prepareStoredEvents", () => {
+  /** An event as the store keeps it: its contract packed, with or without the book and settlement stored beside it. */
+  function stored(
+    eventId: string,
+    withBook: boolean,
+  ): { data: StoredEventData; contract: ReturnType<typeof renderEvent> } {
+    const contract = renderEvent(finished(eventId));
+    const marketBook = MarketBook.pack(mergeMarketBook(undefined, contract));
+    return {
+      contract,
+      data: {
+        packed: packJsonSync(contractJson(contract).full),
+        contentHash: `hash-${eventId}`,
+        ...(withBook ? { marketBook: marketBook.packed } : {}),
+      },
+    };
+  }
+
+  it("prepares a stored event, on the worker thread as here, to what preparing its contract here gives", async () => {
+    const events = [stored("S1", true), stored("S2", false)];
+    const preparer = builtEventPreparer();
+    try {
+      const there = await preparer.prepareStored(events.map(({ data }) => data));
+      const here = prepareStoredEvents(events.map(({ data }) => data));
+      expect(there.map((parts) => parts.facts.eventID)).toEqual(["S1", "S2"]);
+      for (const [index, { contract, data }] of events.entries()) {
+        const inPlace = preparedEvent(contract, data.contentHash);
+        for (const parts of [there[index]!, here[index]!]) {
+          const loaded = preparedFrom({ ...parts, packed: data.packed });
+          expect(loaded.contentHash).toBe(data.contentHash);
+          expect(loaded.json(FULL_SHAPE, NOW)).toEqual(inPlace.json(FULL_SHAPE, NOW));
+          expect(loaded.facts).toEqual(inPlace.facts);
+          expect(loaded.externalIDs).toEqual(inPlace.externalIDs);
+          expect(loaded.stamps).toEqual(inPlace.stamps);
+          // A stored book is kept; a document without one gets its book made from the contract.
+          expect(loaded.marketBook.sides()).toEqual(inPlace.marketBook.sides());
+          expect(loaded.settlement).toEqual(inPlace.settlement);
+        }
       }
     } finally {
       await preparer.close();

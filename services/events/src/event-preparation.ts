@@ -1,10 +1,10 @@
-import { packJsonSync } from "@odds/platform";
+import { packJsonSync, unpackJson } from "@odds/platform";
 import { events } from "@odds/proto";
 import { settle, type SettlementBook } from "./grading/settlement";
 import { MarketBook, mergeMarketBook } from "./market-book";
 import { PackedRendering, type PackedRenderingData } from "./packed-rendering";
 import { factsOf, type EventFacts } from "./query";
-import { PreparedEvent } from "./read-model";
+import { PreparedEvent, preparedEventParts } from "./read-model";
 import {
   contractJson,
   renderEvent,
@@ -22,7 +22,9 @@ import { externalIDsOf } from "./v1-render";
  * events service (a profile of one of the benchmark's quiet cycles: 27.9 s of the serving thread for
  * about 600 changed events): on the serving thread it held every read behind it. `prepareEvents` runs in a worker (`prepare-worker.ts`, by
  * `EventPreparer`), and only plain data crosses: the event's bytes and what the read model holds of
- * it go, its parts come back.
+ * it go, its parts come back. A load from the store (the service's start, or a cycle another replica
+ * applied) prepares its events there too (`prepareStoredEvents`): each is parsed and its default
+ * shape rendered and packed, which would hold reads as long.
  */
 
 /** What the read model holds of an event that its new copy is compared and graded against. */
@@ -51,6 +53,20 @@ export interface ChangedParts {
   marketBook: Uint8Array;
   settlement: SettlementBook;
 }
+
+/** An event as the store keeps it (`EventStore.loadEventsSince`): what a load prepares. */
+export interface StoredEventData {
+  /** The full contract's JSON, packed (packJson). */
+  packed: Uint8Array;
+  contentHash: string;
+  /** Its market book as stored (`MarketBook.packed`); absent in documents written before books were stored. */
+  marketBook?: Uint8Array;
+  /** Absent in documents written before settlements were stored. */
+  settlement?: SettlementBook;
+}
+
+/** A stored event's parts but the packed contract, which the loading thread has already. */
+export type StoredPreparation = Omit<ChangedParts, "packed">;
 
 /** One event of the request, in its order: its content as held (only its stamps count), or changed. */
 export type Preparation =
@@ -110,6 +126,28 @@ function prepareEvent(encoded: Uint8Array, held: HeldEvent | undefined, observed
       settlement: settle(held?.settlement, contract, marketBook, event.resultsCorrectedAtMs, observedAtMs),
     },
   };
+}
+
+/** Stored events made ready to serve, in their order: parsed, the default shape rendered and packed, the rest as stored. */
+export function prepareStoredEvents(stored: StoredEventData[]): StoredPreparation[] {
+  return stored.map((event) => {
+    const packed = asBuffer(event.packed);
+    const contract = JSON.parse(unpackJson(packed).toString("utf8")) as ContractEvent;
+    const parts = preparedEventParts(contract, event.contentHash, {
+      packed,
+      ...(event.marketBook ? { marketBook: MarketBook.stored(asBuffer(event.marketBook)) } : {}),
+      ...(event.settlement ? { settlement: event.settlement } : {}),
+    });
+    return {
+      contentHash: parts.contentHash,
+      facts: parts.facts,
+      externalIDs: parts.externalIDs,
+      stamps: parts.stamps,
+      packedDefault: parts.packedDefault.data(),
+      marketBook: parts.marketBook.packed,
+      settlement: parts.settlement,
+    };
+  });
 }
 
 /** The PreparedEvent of a changed event's parts, as another thread sent them. */

@@ -1,15 +1,16 @@
 import { join } from "node:path";
 import { Piscina } from "piscina";
-import type { HeldEvent, Preparation } from "./event-preparation";
+import type { HeldEvent, Preparation, StoredEventData, StoredPreparation } from "./event-preparation";
 import type { PreparedEvent } from "./read-model";
 
 /** The built worker script (`prepare-worker.ts` compiled beside this file). */
 export const PREPARE_WORKER = join(__dirname, "prepare-worker.js");
 
 /**
- * Prepares an apply's events on a worker thread of their own (`prepareEvents`), so the serving
- * thread only swaps the prepared events in. One thread: applies run one at a time. A worker that
- * dies fails the call it was preparing (ingest sends it again) and is replaced for the next.
+ * Prepares an apply's events, and a load's from the store, on a worker thread of their own
+ * (`prepareEvents`, `prepareStoredEvents`), so the serving thread only swaps the prepared events in.
+ * One thread: applies and loads run one at a time. A worker that dies fails the call or load it was
+ * preparing (ingest sends a call again; a load is tried again at the next poll) and is replaced.
  */
 export class EventPreparer {
   private readonly pool: Piscina;
@@ -44,6 +45,11 @@ export class EventPreparer {
       return { encoded, ...(event ? { held: heldOf(event) } : {}) };
     });
     return this.pool.run({ events, observedAtMs }) as Promise<Preparation[]>;
+  }
+
+  /** Stored events (`EventStore.loadEventsSince`), each with its parts but the packed contract it came with. */
+  prepareStored(stored: StoredEventData[]): Promise<StoredPreparation[]> {
+    return this.pool.run(stored, { name: "prepareStoredEvents" }) as Promise<StoredPreparation[]>;
   }
 
   close(): Promise<void> {

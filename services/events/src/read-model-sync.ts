@@ -1,14 +1,16 @@
 import { EventEmitter } from "node:events";
-import { setImmediate as yieldToReads } from "node:timers/promises";
 import { currentThenChanges, WriteQueue } from "@odds/platform";
 import { events } from "@odds/proto";
 import type { Logger } from "pino";
 import { preparedFrom } from "./event-preparation";
 import type { EventPreparer } from "./event-preparer";
 import { applyCycleDuration, appliedEvents, readModelEvents, readModelRefreshes } from "./metrics";
-import { type EventReadModel, type FeedState, type PreparedEvent, preparedEvent } from "./read-model";
+import type { EventReadModel, FeedState, PreparedEvent } from "./read-model";
 import type { ObservationStamps } from "./stamps";
-import type { EventStore, EventWrite } from "./store";
+import type { EventStore, EventWrite, StoredEvent } from "./store";
+
+/** Stored events sent to the preparation's worker at once on a load: the store cursor's batch. */
+const LOAD_BATCH = 16;
 
 export interface CycleResult {
   upserted: number;
@@ -193,18 +195,29 @@ export class ReadModelSync {
     }
     const stamps = await this.store.loadStampsSince(held.version);
     const updated = new Map<string, PreparedEvent>();
-    for await (const { contract, contentHash, packed, marketBook, settlement } of this.store.loadEventsSince(
-      held.version,
-    )) {
-      updated.set(
-        contract.eventID,
-        preparedEvent(contract, contentHash, {
-          packed,
-          ...(marketBook ? { marketBook } : {}),
-          ...(settlement ? { settlement } : {}),
-        }),
-      );
-      await yieldToReads();
+    // Prepared on the worker a batch at a time, while the serving thread reads the next from the store.
+    const prepare = async (batch: StoredEvent[]) => {
+      const preparations = await this.preparer.prepareStored(batch);
+      preparations.forEach((parts, index) => {
+        updated.set(parts.facts.eventID, preparedFrom({ ...parts, packed: batch[index]!.packed }));
+      });
+    };
+    let batch: StoredEvent[] = [];
+    let preparing: Promise<void> | undefined;
+    try {
+      for await (const stored of this.store.loadEventsSince(held.version)) {
+        batch.push(stored);
+        if (batch.length < LOAD_BATCH) continue;
+        await preparing;
+        preparing = prepare(batch);
+        batch = [];
+      }
+      await preparing;
+      preparing = undefined;
+      if (batch.length > 0) await prepare(batch);
+    } finally {
+      // A read of the store that failed leaves no preparation's failure unobserved.
+      await preparing?.catch(() => undefined);
     }
     // Stamps never move back, so stamps older than a contract written since are simply ignored.
     for (const [eventID, stamp] of stamps) {

@@ -111,16 +111,19 @@ export interface PreparedEventParts extends Required<PreparedParts> {
 const DEFAULT_SHAPE_KEY = shapeCacheKey(FULL_SHAPE) as string;
 
 /**
- * An event ready to serve, deriving here what `parts` lacks from its contract (a load from the
- * store, which has the full rendering packed: the default shape is rendered and packed on this
- * thread, as fast as a hop to the thread pool per event). An apply prepares every part off this
- * thread (`event-preparation.ts`).
+ * An event's parts, deriving what `parts` lacks from its contract: a load from the store, which has
+ * the full rendering packed, renders and packs the default shape here (`prepareStoredEvents`, on the
+ * preparation's worker); an apply prepares every part (`prepareEvents`).
  */
-export function preparedEvent(contract: ContractEvent, contentHash: string, parts: PreparedParts = {}): PreparedEvent {
+export function preparedEventParts(
+  contract: ContractEvent,
+  contentHash: string,
+  parts: PreparedParts = {},
+): PreparedEventParts {
   // A document written before books (or settlements) were stored: they are made here, from the contract.
   let sides: MarketBookSides | undefined;
   const bookSides = () => (sides ??= parts.marketBook?.sides() ?? mergeMarketBook(undefined, contract));
-  return new PreparedEvent({
+  return {
     contentHash,
     facts: factsOf(contract),
     externalIDs: externalIDsOf(contract),
@@ -130,7 +133,12 @@ export function preparedEvent(contract: ContractEvent, contentHash: string, part
     marketBook: parts.marketBook ?? MarketBook.pack(bookSides()),
     settlement:
       parts.settlement ?? settle(undefined, contract, bookSides(), 0, Date.parse(contract.info.lastUpdatedAt)),
-  });
+  };
+}
+
+/** An event ready to serve, on this thread (`preparedEventParts`): the tests' and tools' way to one. */
+export function preparedEvent(contract: ContractEvent, contentHash: string, parts: PreparedParts = {}): PreparedEvent {
+  return new PreparedEvent(preparedEventParts(contract, contentHash, parts));
 }
 
 /** One current event, rendered once per cycle; each distinct plan shape is rendered at most once. */

@@ -1,10 +1,10 @@
 import { ensureIndexes, packJson, unpackJson } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
+import type { StoredEventData } from "./event-preparation";
 import type { SettlementBook } from "./grading/settlement";
-import { MarketBook } from "./market-book";
+import type { MarketBook } from "./market-book";
 import type { FeedState } from "./read-model";
-import type { ContractEvent } from "./render";
 import type { ObservationStamps } from "./stamps";
 
 /**
@@ -53,15 +53,9 @@ interface FeedStateDocument {
   observedAtMs: number;
 }
 
-export interface StoredEvent {
-  contract: ContractEvent;
-  /** oddID -> the side as last seen, without prices, packed; absent in documents written before it existed. */
-  marketBook?: MarketBook;
-  /** Verdicts as settled; absent in documents written before settlements were stored. */
-  settlement?: SettlementBook;
-  /** The contract's JSON raw-deflated (packJson), as stored and as the read model keeps it. */
+/** A stored event as loaded: its packed contract and what was stored beside it (`StoredEventData`). */
+export interface StoredEvent extends StoredEventData {
   packed: Buffer;
-  contentHash: string;
 }
 
 /** What a write of one changed event stores: the contract packed, not the contract's object tree. */
@@ -130,15 +124,12 @@ export class EventStore {
       batchSize: 16,
     });
     for await (const doc of cursor) {
-      const packed = Buffer.from(doc.contract.buffer);
-      // Kept packed, as stored: the read model unpacks a book only to grade or render a result.
-      const marketBook = doc.marketBook ? MarketBook.stored(Buffer.from(doc.marketBook.buffer)) : undefined;
+      // Copied out of the driver's batch, and kept packed, as stored: parsed on the preparation's worker.
       const settlement = unpacked<SettlementBook>(doc.settlement);
       yield {
-        contract: JSON.parse(unpackJson(packed).toString("utf8")) as ContractEvent,
-        packed,
+        packed: Buffer.from(doc.contract.buffer),
         contentHash: doc.contentHash,
-        ...(marketBook ? { marketBook } : {}),
+        ...(doc.marketBook ? { marketBook: Buffer.from(doc.marketBook.buffer) } : {}),
         ...(settlement ? { settlement } : {}),
       };
     }
