@@ -31,9 +31,8 @@ export class EventPreparer {
    * events go as the views into their call's message they are: a structured clone copies a buffer
    * that several views share once, into the message to the worker, and no buffer is made here (a
    * copy of each made the call's protobuf once more here, as memory V8 counts toward its next full
-   * collection). A held market book goes as it is too: the
-   * store's are copied out of the driver's batch on loading (`EventStore`), an apply's are the
-   * worker's own bytes.
+   * collection). A held market book goes as it is too: loaded or applied, it is bytes of its own
+   * that the worker sent back.
    */
   prepare(
     sent: { eventID: string; encoded: Uint8Array }[],
