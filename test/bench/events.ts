@@ -156,7 +156,7 @@ export async function runEventsBench(report: (line: string) => void, interruptio
   });
   const replicaPort = await freePort();
   /** An events service on the bench's FerretDB: the one applies are sent to, or a replica loading them from the store. */
-  const startEvents = (name: string, port: number) =>
+  const startEvents = (name: string, port: number, extraEnv: Record<string, string> = {}) =>
     spawnManaged(
       name,
       process.execPath,
@@ -172,14 +172,14 @@ export async function runEventsBench(report: (line: string) => void, interruptio
           ...process.env,
           GRPC_PORT: String(port),
           EVENTS_MONGODB_URI: `${mongo.url}/events`,
-          // The replica looks for cycles written through the other every 100 ms.
-          EVENTS_REFRESH_INTERVAL_MS: "100",
           LOG_LEVEL: "warn",
+          ...extraEnv,
         },
       },
     );
   const service = startEvents("events", grpcPort);
-  const replica = startEvents("events-replica", replicaPort);
+  // The replica looks for cycles written through the other every 100 ms; the one applied to polls as deployed.
+  const replica = startEvents("events-replica", replicaPort, { EVENTS_REFRESH_INTERVAL_MS: "100" });
   const forget = interruption.own(async () => {
     await Promise.all([service.stop(), replica.stop()]);
     await mongo.stop();
