@@ -1,3 +1,4 @@
+import { unpackJson } from "@odds/platform";
 import { HeldQuotes } from "./held-quotes";
 import { appendToBucket, bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
 import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
@@ -35,6 +36,34 @@ describe("hour buckets", () => {
       v: 1,
       sources: ["sportsbet|feed-a|10", "tab|feed-a|10"],
     });
+  });
+
+  it("store each tick's fields in the order buckets have always held them, rewritten or not", () => {
+    const storedKeys = (bucket: ReturnType<typeof encodeBucket>) =>
+      (JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as object[]).map((tick) => Object.keys(tick));
+    const written = [
+      "_id",
+      "oddID",
+      "bookmakerID",
+      "sourceID",
+      "sourceRank",
+      "kind",
+      "bookOdds",
+      "decimalOdds",
+      "previousBookOdds",
+      "previousDecimalOdds",
+      "line",
+      "isMainLine",
+      "layOdds",
+      "maxStake",
+      "previousMaxStake",
+      "changedAt",
+    ];
+    const ticks = ticksAt(HOUR + 5_000);
+    const bucket = encodeBucket("2026-10-01T13", ticks[0]!.eventID, HOUR, ticks, 1);
+    expect(storedKeys(bucket)).toEqual([written, written]);
+    const rewritten = encodeBucket(bucket._id, bucket.eventID, HOUR, decodeBucket(bucket), 2);
+    expect(rewritten.ticks.buffer).toEqual(bucket.ticks.buffer);
   });
 
   it("name the event in the id only where the collection is shared", () => {

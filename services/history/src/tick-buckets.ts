@@ -118,12 +118,33 @@ function storedTick({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }:
 /** The bucket's ticks, in history order. */
 export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "ticks">): TickDocument[] {
   const stored = JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as StoredTick[];
+  const { eventID } = bucket;
   // Every tick of a bucket falls in its UTC hour, so on the bucket's day.
   const day = utcDay(bucket.hour);
-  return stored.map((tick) => {
-    const seriesKey = seriesKeyOf(tick.bookmakerID, tick.sourceID);
-    return { ...tick, eventID: bucket.eventID, seriesKey, changedAt: new Date(tick.changedAt), day };
-  });
+  // Built field by field, not by spreading the parsed tick: objects made that way cost about three times as much
+  // to make and twice as much to render (a page of 5,000 ticks decoded and rendered: 49-53 ms spread, 20-21 ms
+  // field by field, on this machine; README "History pages decoded field by field").
+  return stored.map((tick) => ({
+    _id: tick._id,
+    eventID,
+    oddID: tick.oddID,
+    bookmakerID: tick.bookmakerID,
+    sourceID: tick.sourceID,
+    sourceRank: tick.sourceRank,
+    seriesKey: seriesKeyOf(tick.bookmakerID, tick.sourceID),
+    changedAt: new Date(tick.changedAt),
+    day,
+    kind: tick.kind,
+    bookOdds: tick.bookOdds,
+    decimalOdds: tick.decimalOdds,
+    previousBookOdds: tick.previousBookOdds,
+    previousDecimalOdds: tick.previousDecimalOdds,
+    line: tick.line,
+    isMainLine: tick.isMainLine,
+    layOdds: tick.layOdds,
+    maxStake: tick.maxStake,
+    previousMaxStake: tick.previousMaxStake,
+  }));
 }
 
 /**
