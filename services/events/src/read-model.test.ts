@@ -69,3 +69,21 @@ describe("EventReadModel.list, page tags", () => {
     expect(at(NOW).tag).not.toBe(fresh.tag);
   });
 });
+
+describe("EventReadModel.list, stale events", () => {
+  it("serves an event turned stale with info.stale true and every other byte as served fresh", () => {
+    const proto = eventProto({ eventId: "A", startsAtMs: NOW + HOUR, playerId: "P_A" });
+    // Characters of two to four bytes in UTF-8 before and inside info: the marker is found in bytes, not characters.
+    proto.info!.displayName = "Géelong Cats v Melbourne Demons — MCG 🏉";
+    proto.home!.names!.long = "Ñorth Melbourne Kangaroos";
+    const model = new EventReadModel();
+    model.apply([preparedEvent(renderEvent(proto), "hash-A")], state(1));
+    const served = (nowMs: number) => model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, nowMs).items[0]!;
+    const fresh = served(NOW);
+    const stale = served(NOW + 45 * 60_000);
+    const freshEvent = JSON.parse(fresh.toString("utf8")) as { info: { stale: boolean; displayName: string } };
+    expect(freshEvent.info).toMatchObject({ stale: false, displayName: "Géelong Cats v Melbourne Demons — MCG 🏉" });
+    expect(JSON.parse(stale.toString("utf8"))).toEqual({ ...freshEvent, info: { ...freshEvent.info, stale: true } });
+    expect(stale.toString("utf8")).toBe(fresh.toString("utf8").replace('"stale":false', '"stale":true'));
+  });
+});

@@ -34,16 +34,20 @@ import { v1 } from "@odds/proto";
 import { newerStamps, restampJson, stampsKey, stampsOf, type ObservationStamps } from "./stamps";
 import { sidesOfJson } from "./odds-layout";
 
-const FRESH_MARKER = '"stale":false';
-const STALE_MARKER = '"stale":true';
+const FRESH_MARKER = Buffer.from('"stale":false');
+const STALE_MARKER = Buffer.from('"stale":true');
+const INFO_KEY = Buffer.from('"info":');
 /** Plan-driven renderings kept per event per cycle (tiers x include flags); request-specific shapes are not cached. */
 const MAX_CACHED_SHAPES = 12;
 
-/** The same JSON with info.stale true (info precedes odds, so the first marker after "info" is the field). */
+/**
+ * The same JSON with info.stale true (info precedes odds, so the first marker after "info" is the field). Spliced
+ * as bytes: the markers are ASCII, which no byte of a multi-byte UTF-8 character can match, and a fully priced event
+ * is hundreds of KB that a round trip through a string would decode and encode again.
+ */
 function markedStale(fresh: Buffer): Buffer {
-  const json = fresh.toString("utf8");
-  const at = json.indexOf(FRESH_MARKER, json.indexOf('"info":'));
-  return Buffer.from(json.slice(0, at) + STALE_MARKER + json.slice(at + FRESH_MARKER.length));
+  const at = fresh.indexOf(FRESH_MARKER, fresh.indexOf(INFO_KEY));
+  return Buffer.concat([fresh.subarray(0, at), STALE_MARKER, fresh.subarray(at + FRESH_MARKER.length)]);
 }
 
 /**
