@@ -76,6 +76,40 @@ describe("local stores", () => {
     }
   });
 
+  it("FerretDB answers a query on one collection of a database of many from that collection alone", async () => {
+    // deploy/local/build-ferretdb.sh (4): the metadata of the collection a find, aggregate or explain names is read
+    // from FerretDB's registry instead of being searched for in a sorted copy of every collection's; the answers
+    // are still those of the collection named, and none for a collection that does not exist.
+    const client = new MongoClient(testMongoUri("stores_named_collections"));
+    try {
+      await client.connect();
+      const db = client.db();
+      await db.dropDatabase();
+      for (let i = 0; i < 30; i++) await db.collection(`buckets_ev${i}`).insertOne({ _id: `h${i}`, n: i });
+      expect(await db.collection("buckets_ev17").find({}).toArray()).toEqual([{ _id: "h17", n: 17 }]);
+      expect(await db.collection("buckets_ev17").findOne({ _id: "h16" })).toBeNull();
+      expect(
+        await db
+          .collection("buckets_ev3")
+          .aggregate([{ $match: { n: 3 } }])
+          .toArray(),
+      ).toEqual([{ _id: "h3", n: 3 }]);
+      expect(await db.collection("buckets_missing").find({}).toArray()).toEqual([]);
+      expect(
+        await db
+          .collection("buckets_missing")
+          .aggregate([{ $match: {} }])
+          .toArray(),
+      ).toEqual([]);
+      expect((await db.listCollections({ name: "buckets_ev21" }).toArray()).map((c) => c.name)).toEqual([
+        "buckets_ev21",
+      ]);
+      expect(await db.listCollections().toArray()).toHaveLength(30);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("redis-server runs Lua scripts atomically", async () => {
     const client = createClient({ url: testRedisUrl() });
     await client.connect();
