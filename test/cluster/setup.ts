@@ -49,7 +49,11 @@ export default async function setup(): Promise<void> {
 function linkPodLogs(logsDir: string): void {
   mkdirSync(logsDir);
   if (!existsSync(POD_LOGS)) throw new Error(`${POD_LOGS} is missing: kubelet writes container logs there`);
-  for (const pod of readdirSync(POD_LOGS).filter((dir) => dir.startsWith(`${NAMESPACE}_`))) {
+  // The chart's `helm test` pod is no service of the stack: it is deleted once it succeeds (its hook-delete-policy),
+  // and kubelet removes its log with it, at any moment, so a link to it could dangle while the checks read the logs.
+  const isService = (dir: string) =>
+    dir.startsWith(`${NAMESPACE}_`) && !dir.startsWith(`${NAMESPACE}_${FULLNAME}-test-`);
+  for (const pod of readdirSync(POD_LOGS).filter(isService)) {
     for (const container of readdirSync(join(POD_LOGS, pod))) {
       for (const log of readdirSync(join(POD_LOGS, pod, container)))
         symlinkSync(join(POD_LOGS, pod, container, log), join(logsDir, `${pod}_${container}_${log}`));
