@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds deploy/local/bin/ferretdb-local from the Go module proxy (skipped when up to date).
 #
-# Four lines of FerretDB are changed at build time (the fourth also adds a small file beside its own),
-# in a temporary copy of the module (nothing of FerretDB is kept in this repository), so its SQLite backend finds documents by `_id` through its
-# `_id` index instead of scanning the table and parsing every document (1, 2), a large update
-# command does not hang (3), and a query does not copy the metadata of every collection (4):
+# Four lines of FerretDB are changed at build time (the fourth also adds a small file beside its
+# own), in a temporary copy of the module (nothing of FerretDB is kept in this repository), so its
+# SQLite backend finds documents by `_id` through its `_id` index instead of scanning the table and
+# parsing every document (1, 2), a large update command does not hang (3), and a query does not
+# copy the metadata of every collection (4):
 # 1. FerretDB 1.24 indexes `_id` as `_ferretdb_sjson->"_id"` but pushes `{_id: x}` filters down as
 #    `_ferretdb_sjson->'$._id' = ?`; SQLite uses an expression index only for the identical
 #    expression, so every find, update and delete by `_id` scanned. The pushed-down filter now is the

@@ -22,9 +22,10 @@ import { externalIDsOf } from "./v1-render";
  * events service (a profile of one of the benchmark's quiet cycles: 27.9 s of the serving thread for
  * about 600 changed events): on the serving thread it held every read behind it. `prepareEvents`
  * runs in a worker (`prepare-worker.ts`, by `EventPreparer`), and only plain data crosses: the
- * event's bytes and what the read model holds of it go, its parts come back. A load from the store (the service's start, or a cycle another replica
- * applied) prepares its events there too (`prepareStoredEvents`): each is parsed and its default
- * shape rendered and packed, which would hold reads as long.
+ * event's bytes and what the read model holds of it go, its parts come back. A load from the
+ * store (the service's start, or a cycle another replica applied) prepares its events there too
+ * (`prepareStoredEvents`): each is parsed and its default shape rendered and packed, which would
+ * hold reads as long.
  */
 
 /** What the read model holds of an event that its new copy is compared and graded against. */
