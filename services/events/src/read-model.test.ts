@@ -1,8 +1,9 @@
 import { v1 } from "@odds/proto";
 import { eventProto, eventQuery, HOUR, NOW } from "../test/fixtures";
-import type { PlanScope } from "./query";
+import { FULL_SHAPE, type PlanScope } from "./query";
 import { EventReadModel, preparedEvent } from "./read-model";
-import { renderEvent } from "./render";
+import { renderEvent, type ContractEvent } from "./render";
+import { restampJson } from "./stamps";
 
 const ALL: PlanScope = { sportIDs: null, leagueIDs: null, bookmakerIDs: null, fairOdds: true };
 const state = (version: number) => ({ version, cycleId: `c${version}`, lastCycleAtMs: NOW, observedAtMs: NOW });
@@ -67,6 +68,32 @@ describe("EventReadModel.list, page tags", () => {
     const later = event.restamped({ lastUpdatedAtMs: NOW, bookmakers: new Map([["sportsbet", NOW]]) });
     model.apply([later], state(2));
     expect(at(NOW).tag).not.toBe(fresh.tag);
+  });
+});
+
+describe("PreparedEvent, restamped copies", () => {
+  it("serves each copy's own stamps from the packed renderings they share", () => {
+    const event = prepared("A", NOW + HOUR, "P_A");
+    // The first unpacking finds where the stamps sit; the copy's writes its stamps at those offsets.
+    const first = event.json(FULL_SHAPE, NOW);
+    const firstBytes = Buffer.from(first);
+    const later = event.restamped({
+      lastUpdatedAtMs: NOW + 60_000,
+      bookmakers: new Map([["sportsbet", NOW + 60_000]]),
+    });
+    const restamped = later.json(FULL_SHAPE, NOW);
+    expect(restamped).toEqual(restampJson(first, later.stamps));
+    const served = JSON.parse(restamped.toString("utf8")) as ContractEvent;
+    const iso = new Date(NOW + 60_000).toISOString();
+    expect(served.info.lastUpdatedAt).toBe(iso);
+    const prices = Object.values(served.odds).flatMap((side) => Object.values(side.byBookmaker));
+    expect(prices.filter((price) => price.lastUpdatedAt === iso).length).toBe(
+      prices.filter((price) => price.bookmakerID === "sportsbet").length,
+    );
+    expect(prices.some((price) => price.bookmakerID === "sportsbet")).toBe(true);
+    // The original's bytes stay as they were served.
+    expect(event.json(FULL_SHAPE, NOW)).toEqual(firstBytes);
+    expect(first).toEqual(firstBytes);
   });
 });
 

@@ -31,7 +31,15 @@ import { PackedRendering, type RenderingSides } from "./packed-rendering";
 import { MarketBook, mergeMarketBook, type MarketBookSides } from "./market-book";
 import { externalIDsOf, renderV1Event, renderV1Odds, renderV1Result, v1StatusOf, type V1Rendered } from "./v1-render";
 import { v1 } from "@odds/proto";
-import { newerStamps, restampJson, stampsKey, stampsOf, type ObservationStamps } from "./stamps";
+import {
+  newerStamps,
+  restampJson,
+  stampLayoutOf,
+  stampsKey,
+  stampsOf,
+  type ObservationStamps,
+  type StampLayout,
+} from "./stamps";
 import { sidesOfJson } from "./odds-layout";
 
 const FRESH_MARKER = Buffer.from('"stale":false');
@@ -73,6 +81,13 @@ const parsedContracts = new LRUCache<PreparedEvent, { contract: ContractEvent; j
   maxSize: PARSED_CACHE_MAX_JSON_BYTES,
   sizeCalculation: (parsed) => Math.max(1, parsed.jsonBytes),
 });
+
+/**
+ * Where the stamps sit in each packed rendering's bytes, found on its first unpacking: every later
+ * one, by any restamped copy of the event, writes its stamps at those offsets instead of scanning
+ * hundreds of KB again. Held as long as the packed rendering is.
+ */
+const stampLayouts = new WeakMap<Buffer, StampLayout>();
 
 /** What the v1 routes ask of an event: its Event object or its odds in one grouping. */
 export type V1View = "event" | "odds" | "odds_by_bookmaker" | "results";
@@ -220,7 +235,10 @@ export class PreparedEvent {
 
   /** Packed JSON unpacked, carrying this event's stamps. */
   private unpacked(packed: Buffer): Buffer {
-    return restampJson(unpackJson(packed), this.stamps, { inPlace: true });
+    const json = unpackJson(packed);
+    let layout = stampLayouts.get(packed);
+    if (!layout) stampLayouts.set(packed, (layout = stampLayoutOf(json)));
+    return restampJson(json, this.stamps, { inPlace: true, layout });
   }
 
   private contract(): ContractEvent {

@@ -1,7 +1,7 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { renderEvent, type ContractEvent } from "./render";
 import { createHash } from "node:crypto";
-import { contentHashOf, newerStamps, restampJson, stampsOf, stampsOfEvent } from "./stamps";
+import { contentHashOf, newerStamps, restampJson, stampLayoutOf, stampsOf, stampsOfEvent } from "./stamps";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const event = renderEvent(eventProto({ eventId: "AFL_STAMPS", lastUpdatedAtMs: NOW }));
@@ -35,6 +35,40 @@ describe("observation stamps", () => {
     expect(restamped).toEqual(expected);
     // A copy unless asked otherwise: the bytes served so far stay as they were.
     expect(JSON.parse(json.toString("utf8"))).toEqual(event);
+  });
+
+  it("writes stamps at the offsets a layout found before, which restamped bytes keep", () => {
+    const layout = stampLayoutOf(json);
+    expect(layout.info).toBeDefined();
+    expect([...layout.bookmakers.keys()].sort()).toEqual(["neds", "pinnacle", "sportsbet", "tab"]);
+    const first = {
+      lastUpdatedAtMs: NOW + 60_000,
+      bookmakers: new Map([
+        ["tab", NOW + 60_000],
+        ["neds", NOW + 30_000],
+      ]),
+    };
+    const second = { lastUpdatedAtMs: NOW + 120_000, bookmakers: new Map([["tab", NOW + 90_000]]) };
+    const bytes = Buffer.from(json);
+    restampJson(bytes, first, { inPlace: true, layout });
+    expect(bytes).toEqual(restampJson(json, first));
+    expect(stampLayoutOf(bytes)).toEqual(layout);
+    restampJson(bytes, second, { inPlace: true, layout });
+    const served = JSON.parse(bytes.toString("utf8")) as ContractEvent;
+    expect(served.info.lastUpdatedAt).toBe(iso(NOW + 120_000));
+    const timesOf = (rendered: ContractEvent, bookmakerID: string) =>
+      new Set(
+        Object.values(rendered.odds)
+          .flatMap((side) => [side.byBookmaker, ...Object.values(side.altLines ?? {}).map((line) => line.byBookmaker)])
+          .flatMap((byBookmaker) => Object.values(byBookmaker))
+          .filter((price) => price.bookmakerID === bookmakerID)
+          .map((price) => price.lastUpdatedAt),
+      );
+    expect(timesOf(served, "tab")).toEqual(new Set([iso(NOW + 90_000)]));
+    expect(timesOf(served, "neds")).toEqual(new Set([iso(NOW + 30_000)]));
+    // A bookmaker neither stamps named keeps what the rendering carried.
+    expect(timesOf(event, "sportsbet").size).toBeGreaterThan(0);
+    expect(timesOf(served, "sportsbet")).toEqual(timesOf(event, "sportsbet"));
   });
 
   it("blanks every stamp for the content hash, so equal content at other times hashes alike", () => {

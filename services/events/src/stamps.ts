@@ -78,15 +78,49 @@ export function newerStamps(held: ObservationStamps, incoming: ObservationStamps
 }
 
 /**
- * Where an event's rendered JSON (any shape of it) carries its stamps: the offset of each ISO time,
- * info's (`bookmakerID` undefined) and each price's, with the bookmaker it names. Found by a scan
- * of the bytes, no parse; in the order found, which is not the bytes' order.
+ * Where an event's rendered JSON (any shape of it) carries its stamps: the offset of info's ISO time
+ * and of each price's, by the bookmaker it names. Found by a scan of the bytes, no parse. Restamping
+ * writes ISO times of the same length, which hold no quote or brace, so the layout is a function of
+ * the bytes' content alone: bytes unpacked again from the same packed rendering, at any stamps,
+ * have the layout found the first time.
  */
-function* stampsIn(json: Buffer): Generator<{ at: number; bookmakerID?: () => string }> {
+export interface StampLayout {
+  /** Where info's time starts, if the rendering has one. */
+  info: number | undefined;
+  /** bookmakerID -> where each of its prices' times starts. */
+  bookmakers: ReadonlyMap<string, Uint32Array>;
+}
+
+export function stampLayoutOf(json: Buffer): StampLayout {
+  let info: number | undefined;
+  const bookmakers = new Map<string, number[]>();
+  scanStamps(json, {
+    info: (at) => (info = at),
+    price: (at, idStart, idEnd) => {
+      const bookmakerID = json.toString("latin1", idStart, idEnd);
+      const offsets = bookmakers.get(bookmakerID);
+      if (offsets) offsets.push(at);
+      else bookmakers.set(bookmakerID, [at]);
+    },
+  });
+  return {
+    info,
+    bookmakers: new Map(Array.from(bookmakers, ([bookmakerID, offsets]) => [bookmakerID, Uint32Array.from(offsets)])),
+  };
+}
+
+/**
+ * Each ISO time a rendering carries, by where it starts: info's, then each price's in the bytes'
+ * order, with where the bookmakerID it names sits (read only by those who need it).
+ */
+function scanStamps(
+  json: Buffer,
+  found: { info(at: number): void; price(at: number, idStart: number, idEnd: number): void },
+): void {
   const info = json.indexOf(INFO_KEY);
   if (info >= 0) {
     const at = json.indexOf(LAST_UPDATED_KEY, info);
-    if (at >= 0) yield { at: at + LAST_UPDATED_KEY.length };
+    if (at >= 0) found.info(at + LAST_UPDATED_KEY.length);
   }
   for (let at = json.indexOf(BOOKMAKER_KEY); at >= 0; at = json.indexOf(BOOKMAKER_KEY, at + 1)) {
     const idStart = at + BOOKMAKER_KEY.length;
@@ -95,29 +129,32 @@ function* stampsIn(json: Buffer): Generator<{ at: number; bookmakerID?: () => st
     const objectEnd = json.indexOf(CLOSE_BRACE, idEnd);
     // The price object's own lastUpdatedAt: before the object closes (price objects hold no nested objects).
     if (stamp < 0 || (objectEnd >= 0 && stamp > objectEnd)) continue;
-    yield { at: stamp + LAST_UPDATED_KEY.length, bookmakerID: () => json.toString("latin1", idStart, idEnd) };
+    found.price(stamp + LAST_UPDATED_KEY.length, idStart, idEnd);
   }
 }
 
 /**
  * An event's rendered JSON (any shape of it) with the given stamps written in place of the ones it
- * carries: same length, no parse, so restamping costs a scan of the bytes (and a copy unless `inPlace`).
- * `stamps === null` writes the epoch everywhere: the stamp-free form (`contentHashOf` hashes it).
+ * carries: same length, no parse, so restamping costs a scan of the bytes (none given their
+ * `layout`, found before) and a copy unless `inPlace`. `stamps === null` writes the epoch
+ * everywhere: the stamp-free form (`contentHashOf` hashes it).
  */
 export function restampJson(
   json: Buffer,
   stamps: ObservationStamps | null,
-  options: { inPlace?: boolean } = {},
+  options: { inPlace?: boolean; layout?: StampLayout } = {},
 ): Buffer {
   const out = options.inPlace ? json : Buffer.from(json);
-  // An event has a handful of distinct times over thousands of prices: format each once.
-  const formatted = new Map<number, Buffer>();
-  for (const { at, bookmakerID } of stampsIn(out)) {
-    const ms = stamps === null ? 0 : bookmakerID ? stamps.bookmakers.get(bookmakerID()) : stamps.lastUpdatedAtMs;
-    if (ms === undefined) continue;
-    let iso = formatted.get(ms);
-    if (!iso) formatted.set(ms, (iso = isoBytes(ms)));
-    iso.copy(out, at, 0, ISO_LENGTH);
+  const layout = options.layout ?? stampLayoutOf(out);
+  const write = (ms: number, offsets: ArrayLike<number>) => {
+    const iso = isoBytes(ms);
+    for (let index = 0; index < offsets.length; index++) iso.copy(out, offsets[index], 0, ISO_LENGTH);
+  };
+  // Info's first: where info has no time of its own, the time found after it is a price's, which the price's wins.
+  if (layout.info !== undefined) write(stamps === null ? 0 : stamps.lastUpdatedAtMs, [layout.info]);
+  for (const [bookmakerID, offsets] of layout.bookmakers) {
+    const ms = stamps === null ? 0 : stamps.bookmakers.get(bookmakerID);
+    if (ms !== undefined) write(ms, offsets);
   }
   return out;
 }
@@ -127,7 +164,10 @@ export function restampJson(
  * `restampJson(json, null)` makes, hashed span by span instead of from that copy.
  */
 export function contentHashOf(json: Buffer): string {
-  const offsets = [...new Set(Array.from(stampsIn(json), ({ at }) => at))].sort((a, b) => a - b);
+  const found: number[] = [];
+  scanStamps(json, { info: (at) => found.push(at), price: (at) => found.push(at) });
+  // Info's time may also be a price's (info without one of its own): each span once.
+  const offsets = [...new Set(found)].sort((a, b) => a - b);
   const hash = createHash("sha256");
   let from = 0;
   for (const at of offsets) {
