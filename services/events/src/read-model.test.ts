@@ -107,7 +107,11 @@ describe("EventReadModel.list, stale events", () => {
     model.apply([preparedEvent(renderEvent(proto), "hash-A")], state(1));
     const served = (nowMs: number) => model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, nowMs).items[0]!;
     const fresh = served(NOW);
+    const freshBytes = Buffer.from(fresh);
     const stale = served(NOW + 45 * 60_000);
+    // Marked in bytes unpacked for it: the fresh bytes served before, and kept, are left as they were.
+    expect(fresh).toEqual(freshBytes);
+    expect(served(NOW)).toEqual(freshBytes);
     const freshEvent = JSON.parse(fresh.toString("utf8")) as { info: { stale: boolean; displayName: string } };
     expect(freshEvent.info).toMatchObject({ stale: false, displayName: "Géelong Cats v Melbourne Demons — MCG 🏉" });
     expect(JSON.parse(stale.toString("utf8"))).toEqual({ ...freshEvent, info: { ...freshEvent.info, stale: true } });
