@@ -5,7 +5,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO_ROOT, SERVICE_NAMES, stopChild, waitUntil, type ManagedProcess } from "@odds/local";
+import {
+  FERRETDB_BINARY,
+  FERRETDB_STORES,
+  REPO_ROOT,
+  SERVICE_NAMES,
+  stopChild,
+  waitUntil,
+  type ManagedProcess,
+} from "@odds/local";
 
 const RUN = join(REPO_ROOT, "test", "dist", "bench", "run.js");
 /** Stores and services stop in order, each SIGKILLed after its 12 s grace: the bound on the bench's exit. */
@@ -90,13 +98,13 @@ function descendants(root: number): Map<number, string> {
 }
 
 /**
- * What of the stack is not yet among `commands` (the bench's running descendants): its three FerretDBs,
- * redis-server and each of the six services by its entry point.
+ * What of the stack is not yet among `commands` (the bench's running descendants): its FerretDBs, redis-server and
+ * each of its services by its entry point.
  */
 function missingFromStack(commands: string[]): string[] {
   const missing: string[] = [];
-  const ferretdbs = commands.filter((command) => command.includes("ferretdb-local")).length;
-  if (ferretdbs < 3) missing.push(`${3 - ferretdbs} of 3 FerretDBs`);
+  const ferretdbs = commands.filter((command) => command.startsWith(FERRETDB_BINARY)).length;
+  if (ferretdbs < FERRETDB_STORES.length) missing.push(`${FERRETDB_STORES.length - ferretdbs} of the FerretDBs`);
   if (!commands.some((command) => command.startsWith("redis-server"))) missing.push("redis-server");
   for (const service of SERVICE_NAMES)
     if (!commands.some((command) => command.includes(join("services", service, "dist", "main.js"))))

@@ -241,7 +241,7 @@ export class PreparedEvent {
   /** Packed JSON unpacked, carrying this event's stamps. */
   private unpacked(packed: Buffer): Buffer {
     const known = unpackings.get(packed);
-    const json = known ? unpackJson(packed, { bytes: known.bytes }) : unpackJson(packed);
+    const json = unpackJson(packed, { bytes: known?.bytes });
     const found = known ?? { bytes: json.length, stamps: stampLayoutOf(json) };
     if (!known) unpackings.set(packed, found);
     return restampJson(json, this.stamps, { inPlace: true, layout: found.stamps });
