@@ -12,7 +12,7 @@ import {
   type RunningStack,
   type ServiceName,
 } from "@odds/local";
-import type { BareBody } from "./bare-server";
+import { admittedPath, type BareBody } from "./bare-server";
 import { spreadOrder } from "./cold-order";
 import { CpuSampler } from "./cpu-sampler";
 import { runDirFor } from "./dataset-copy";
@@ -74,6 +74,13 @@ export interface CaseRow {
   bare?: LoadResult;
   /** API req/s over the bare server's. */
   ratio?: number;
+  /**
+   * The bare server answering the same bytes after the edge's one Redis call per request (the rate-limit
+   * script): the floor of a design that counts every request in Redis.
+   */
+  admitted?: LoadResult;
+  /** That server's req/s over the bare server's: the most any such edge could reach of the ratio. */
+  admittedRatio?: number;
   /** Each process's peak RSS (VmHWM, MB) once this case was measured: which case raised a peak. */
   peakRssMb?: Record<string, number | null>;
   /**
@@ -128,12 +135,15 @@ function runLoad(spec: LoadSpec, interruption: Interruption): Promise<LoadResult
 async function startBare(
   bodies: BareBody[],
   dir: string,
+  redisUrl: string,
   interruption: Interruption,
 ): Promise<{ origin: string; child: ChildProcess }> {
   const index = join(dir, "bare-bodies.json");
   writeFileSync(index, JSON.stringify(bodies));
   const child = owned(
-    spawn(process.execPath, [join(__dirname, "bare-server.js"), index], { stdio: ["ignore", "pipe", "inherit"] }),
+    spawn(process.execPath, [join(__dirname, "bare-server.js"), index, redisUrl], {
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
     interruption,
   );
   const port = await new Promise<number>((resolve, reject) => {
@@ -485,7 +495,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
       });
     }
-    bare = await startBare(bodies, dataDir, interruption);
+    bare = await startBare(bodies, dataDir, stack.redis.url, interruption);
 
     for (const benchCase of cases) {
       if (failedCases.some((failed) => failed.case === benchCase.name)) continue;
@@ -509,6 +519,13 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             index === undefined
               ? undefined
               : await measure({ origin: bare.origin, paths: [`/${index}`], headers, connections }, interruption);
+          const admitted =
+            index === undefined
+              ? undefined
+              : await measure(
+                  { origin: bare.origin, paths: [admittedPath(index)], headers, connections },
+                  interruption,
+                );
           const row: CaseRow = {
             case: benchCase.name,
             mode,
@@ -520,6 +537,10 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             ...(bareResult && api.requests > 0 && bareResult.requests > 0
               ? { ratio: api.requestsPerSecond / bareResult.requestsPerSecond }
               : {}),
+            ...(admitted ? { admitted } : {}),
+            ...(admitted && bareResult && admitted.requests > 0 && bareResult.requests > 0
+              ? { admittedRatio: admitted.requestsPerSecond / bareResult.requestsPerSecond }
+              : {}),
             peakRssMb: stackPeakRssMb(stack),
             window: { from: loadFrom, to: loadTo, duringCycle: false },
             ...(api.requests > 0 ? { cpuMsPerRequest: perRequest(cpuUsed, api.requests) } : {}),
@@ -529,6 +550,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             `  ${benchCase.name} ${mode} c=${connections}: ${rate(api)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
               `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx} (${api.windowSeconds} s)` +
               (bareResult ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms` : "") +
+              (admitted ? ` | bare + Redis ${rate(admitted)} req/s p99 ${fmt(admitted.p99Ms, 1)} ms` : "") +
               (row.cpuMsPerRequest
                 ? ` | CPU ms a request: ${Object.entries(row.cpuMsPerRequest)
                     .sort(([, a], [, b]) => b - a)
@@ -734,14 +756,16 @@ function bytesOf(row: CaseRow): string {
 /** The one printed table: a markdown table, so the README can show it as is. */
 export function table(rows: CaseRow[]): string {
   const lines = [
-    "| case | mode | conns | bytes | API req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio | during a cycle |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| case | mode | conns | bytes | API req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio | " +
+      "bare + Redis req/s | its ratio | during a cycle |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     lines.push(
       `| ${row.case} | ${row.mode} | ${row.connections} | ${bytesOf(row)} | ${rate(row.api)} | ` +
         `${latency(row.api, row.api.p50Ms)} | ${latency(row.api, row.api.p99Ms)} | ${row.api.errors + row.api.non2xx} | ` +
         `${rate(row.bare)} | ${latency(row.bare, row.bare?.p99Ms)} | ${fmt(row.ratio, 2)} | ` +
+        `${rate(row.admitted)} | ${fmt(row.admittedRatio, 2)} | ` +
         `${row.window === undefined ? "" : row.window.duringCycle ? "yes" : "no"} |`,
     );
   }

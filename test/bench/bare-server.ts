@@ -1,30 +1,91 @@
 // The physical limit beside each case: a bare node:http server answering a case's exact
 // response bytes from memory. Bodies come from files; GET /<index> answers body <index>.
+//
+// Given the stack's Redis (argv[3]), GET /admitted/<index> answers the same bytes after the one
+// Redis call the edge's admission makes per request: the rate-limit script over a key's five windows,
+// with the entities of the key's previous answer carried. No framework, no key lookup, no cache: the
+// floor of any edge that counts every request in Redis, as the contract's rate limits require.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { RATE_LIMIT_SCRIPT } from "@odds/edge/dist/ratelimit/rate-limiter";
+import { createClient } from "redis";
 
 export interface BareBody {
   file: string;
   headers: Record<string, string>;
 }
 
-const bodies = (JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as BareBody[]).map((body) => ({
-  bytes: readFileSync(body.file),
-  headers: body.headers,
-}));
+const ADMITTED = "/admitted/";
 
-const server = createServer((request, response) => {
-  const body = bodies[Number((request.url ?? "/").slice(1))];
-  if (!body) {
-    response.writeHead(404).end();
-    return;
-  }
-  response.writeHead(200, { ...body.headers, "content-length": body.bytes.length });
-  response.end(body.bytes);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(0, "127.0.0.1", () => {
+/** The path of body `index` behind the Redis call. */
+export function admittedPath(index: number): string {
+  return `${ADMITTED}${index}`;
+}
+
+const WINDOWS = ["per-second", "per-minute", "per-hour", "per-day", "per-month"];
+
+/** The Redis key of one window the admitted path counts in. */
+export function admittedWindowKey(prefix: string, window: string): string {
+  return `${prefix}:{key}:${window}`;
+}
+
+type RedisClient = ReturnType<typeof createClient>;
+
+async function admission(redis: RedisClient, prefix: string): Promise<() => Promise<unknown>> {
+  const sha = await redis.scriptLoad(RATE_LIMIT_SCRIPT);
+  // The windows end a day after the start: the keys (a prefix of the bench's own) outlive the run.
+  const endMs = String(Date.now() + 86_400_000);
+  const keys = WINDOWS.map((window) => admittedWindowKey(prefix, window));
+  // Limits never reached (finite, so every comparison runs), then one entity carried into each window.
+  const args = ["5", ...WINDOWS.flatMap(() => ["1000000000000", "1000000000000", endMs])];
+  const carried = WINDOWS.flatMap(() => ["1", endMs]);
+  return () => redis.evalSha(sha, { keys: [...keys, ...keys], arguments: [...args, ...carried] });
+}
+
+/** Serves the bodies listed in `bodyIndex` on a free port; with `redisUrl`, the admitted path too. */
+export async function startBareServer(
+  bodyIndex: string,
+  redisUrl: string | undefined,
+  prefix = "bench-admitted",
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const bodies = (JSON.parse(readFileSync(bodyIndex, "utf8")) as BareBody[]).map((body) => ({
+    bytes: readFileSync(body.file),
+    headers: body.headers,
+  }));
+  const redis = redisUrl ? createClient({ url: redisUrl, disableOfflineQueue: true }) : undefined;
+  await redis?.connect();
+  const admit = redis ? await admission(redis, prefix) : undefined;
+  const server = createServer((request, response) => {
+    const url = request.url ?? "/";
+    const admitted = url.startsWith(ADMITTED);
+    const body = bodies[Number(url.slice(admitted ? ADMITTED.length : 1))];
+    if (!body || (admitted && !admit)) {
+      response.writeHead(404).end();
+      return;
+    }
+    const answer = () => {
+      response.writeHead(200, { ...body.headers, "content-length": body.bytes.length });
+      response.end(body.bytes);
+    };
+    if (admit && admitted) admit().then(answer, () => response.writeHead(503).end());
+    else answer();
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
-  process.stdout.write(`${typeof address === "object" && address ? address.port : 0}\n`);
-});
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+  return {
+    port: typeof address === "object" && address ? address.port : 0,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await redis?.quit();
+    },
+  };
+}
+
+if (require.main === module) {
+  void startBareServer(process.argv[2] ?? "", process.argv[3]).then(({ port, close }) => {
+    process.stdout.write(`${port}\n`);
+    process.on("SIGTERM", () => void close().then(() => process.exit(0)));
+  });
+}
