@@ -282,6 +282,44 @@ describe("RateLimiter round trips (its own redis-server, so no other test's comm
     expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 6, entities: 60 });
     expect(counts.get("per-day")).toEqual({ window: "per-day", requests: 6, entities: 60 });
   });
+
+  it("admissions made together go out together, each one command, counted once and answered on its own", async () => {
+    const limited = new RateLimiter(client, { failMode: "open", logger, limits: PATIENT });
+    const keyID = freshKey();
+    const quotas = [quota("per-minute", 15), quota("per-day", null)];
+    const now = Date.UTC(2030, 10, 21, 17, 0, 0, 100);
+    await limited.loadScript();
+    const before = await commandCounts();
+    // Twenty requests of one key read in the same turn of the event loop.
+    const decisions = await Promise.all(Array.from({ length: 20 }, () => limited.admit(keyID, quotas, now)));
+    const after = await commandCounts();
+    expect((after.get("evalsha") ?? 0) - (before.get("evalsha") ?? 0)).toBe(20);
+    // Exactly the limit admitted, each with its own place in the window; the rest refused.
+    const admitted = decisions.filter((decision) => decision.allowed);
+    expect(admitted).toHaveLength(15);
+    expect(admitted.map((decision) => decision.headline?.remaining).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+      Array.from({ length: 15 }, (_, index) => index),
+    );
+    expect(decisions.every((decision) => decision.enforced)).toBe(true);
+    const counts = await limited.current(keyID, quotas, now);
+    expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 15, entities: 0 });
+  });
+
+  it("a call that fails beside others fails alone: its request fails open, the others are counted", async () => {
+    const limited = new RateLimiter(client, { failMode: "open", logger, limits: PATIENT });
+    const [broken, sound] = [freshKey(), freshKey()];
+    const quotas = [quota("per-minute", 100)];
+    const now = Date.UTC(2030, 10, 21, 18, 0, 0, 100);
+    // A window that is not a hash: the script fails for this key (WRONGTYPE), not for the other.
+    await client.set(`rl:{${broken}}:per-minute:${Math.floor(now / 60_000) * 60_000}`, "not a hash");
+    const [failed, counted] = await Promise.all([
+      limited.admit(broken, quotas, now),
+      limited.admit(sound, quotas, now),
+    ]);
+    expect(failed).toEqual({ allowed: true, enforced: false });
+    expect(counted).toMatchObject({ allowed: true, enforced: true, headline: { remaining: 99 } });
+    expect((await limited.current(sound, quotas, now)).get("per-minute")?.requests).toBe(1);
+  });
 });
 
 describe("RateLimiter without Redis", () => {

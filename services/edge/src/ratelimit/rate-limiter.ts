@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import DataLoader from "dataloader";
 import { storeCallPolicy, type Logger, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
 import type { createClient } from "redis";
 import { secondsUntilReset, windowAt, type RateWindow, type WindowSpan } from "./windows";
@@ -117,6 +118,25 @@ export const DEFAULT_ENTITY_FLUSH_MS = 200;
 
 const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 
+/** The most script calls one batch carries (one turn of the event loop seldom makes more). */
+const MAX_SCRIPT_BATCH = 128;
+
+/** One call of the rate-limit script. */
+interface ScriptCall {
+  keys: string[];
+  arguments: string[];
+}
+
+/** The script's reply, loading it first when Redis does not hold it (a restart, a flush). */
+async function runScript(redis: RedisClient, call: ScriptCall): Promise<unknown> {
+  try {
+    return await redis.evalSha(SCRIPT_SHA, call);
+  } catch (err) {
+    if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
+    return redis.eval(RATE_LIMIT_SCRIPT, call);
+  }
+}
+
 /** A limited window of a key at one instant, with what Redis holds for it. */
 interface WindowState {
   quota: WindowQuota;
@@ -165,8 +185,9 @@ interface UnsentEntities {
  * check, into the windows they were served in. Entities a key's next request does not carry
  * soon are sent by a background flush every `entityFlushMs` (one call per key with entities
  * waiting, however many requests served them), and by `current()` and `stop()`.
- * Every Redis call has a deadline inside a circuit breaker; when Redis is refused, hung or past
- * the deadline the limiter fails open (serves, logs, reports itself unreachable) or closed.
+ * Every Redis call has a deadline inside a circuit breaker; the script calls made in one turn of the
+ * event loop share one (`runScripts`). When Redis is refused, hung or past the deadline the limiter
+ * fails open (serves, logs, reports itself unreachable) or closed.
  * Entities of a call that failed are dropped, not re-sent: the call may have been applied, and
  * counting them twice would refuse a customer wrongly.
  */
@@ -175,6 +196,7 @@ export class RateLimiter {
   private lastFailureLogMs = 0;
   private readonly calls: StoreCallPolicy;
   private readonly unsent = new Map<string, UnsentEntities[]>();
+  private readonly scriptCalls: DataLoader<ScriptCall, unknown>;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -189,6 +211,13 @@ export class RateLimiter {
     },
   ) {
     this.calls = storeCallPolicy(options.limits ?? DEFAULT_REDIS_CALL_LIMITS);
+    // The script calls made in one turn of the event loop (the admissions of the requests it read) go
+    // as one batch: the deadline and breaker cost as much per call as the call itself does.
+    this.scriptCalls = new DataLoader((calls) => this.runScripts(calls), {
+      cache: false,
+      batchScheduleFn: (dispatch) => setImmediate(dispatch),
+      maxBatchSize: MAX_SCRIPT_BATCH,
+    });
     redis.on("ready", () => {
       this.reachable = true;
     });
@@ -323,15 +352,7 @@ export class RateLimiter {
     }
     let reply: number[];
     try {
-      const raw = await this.calls.execute(async ({ signal }) => {
-        const redis = this.redis.withAbortSignal(signal);
-        try {
-          return await redis.evalSha(SCRIPT_SHA, { keys, arguments: args });
-        } catch (err) {
-          if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
-          return redis.eval(RATE_LIMIT_SCRIPT, { keys, arguments: args });
-        }
-      });
+      const raw = await this.scriptCalls.load({ keys, arguments: args });
       this.reachable = true;
       reply = (raw as unknown[]).map(Number);
     } catch (err) {
@@ -351,6 +372,28 @@ export class RateLimiter {
     }));
     const refusing = states[(reply[1] ?? 0) - 1];
     return reply[0] === 1 || !refusing ? { allowed: true, states } : { allowed: false, refusing };
+  }
+
+  /**
+   * One batch of script calls under one deadline and breaker. Each call is its own command (Redis runs
+   * each script whole, in the order sent; the client writes the batch at once) and answers on its own:
+   * a call that failed fails alone, and the others keep their replies. The batch fails as a whole, and
+   * counts once in the breaker, when its deadline passes, the breaker is open, or every call failed.
+   * The commands get no AbortSignal: the client writes the batch at once, so there is seldom anything
+   * unwritten to drop, and a listener per command on the signal cost more than the batching saved.
+   * A command that Redis runs after its deadline (a hung Redis resuming) counts a request that was
+   * served; its carried entities are not sent again (see above), so nothing counts twice.
+   */
+  private async runScripts(calls: readonly ScriptCall[]): Promise<unknown[]> {
+    return this.calls.execute(async () => {
+      const outcomes = await Promise.all(
+        calls.map((call) =>
+          runScript(this.redis, call).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+        ),
+      );
+      if (outcomes.every((outcome) => outcome instanceof Error)) throw outcomes[0];
+      return outcomes;
+    });
   }
 
   private markUnreachable(err: Error): void {
