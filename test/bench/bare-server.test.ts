@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { objects } from "@odds/proto";
 import { createClient } from "redis";
 import { e2eStack } from "../support/e2e";
 import { admittedPath, admittedWindowKey, startBareServer } from "./bare-server";
@@ -34,7 +35,7 @@ describe("the bench's bare server", () => {
         expect(Buffer.from(await admitted.arrayBuffer())).toEqual(body);
       }
       // Every window counted each admitted request once, and took one carried entity with it, as the edge's call does.
-      for (const window of ["per-second", "per-minute", "per-hour", "per-day", "per-month"]) {
+      for (const window of objects.RATE_WINDOWS) {
         expect(await redis.hGetAll(admittedWindowKey(prefix, window))).toEqual({ r: "3", e: "3" });
       }
       expect((await fetch(`${origin}${admittedPath(1)}`)).status).toBe(404);

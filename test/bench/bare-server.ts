@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { RATE_LIMIT_SCRIPT } from "@odds/edge/dist/ratelimit/rate-limiter";
+import { objects } from "@odds/proto";
 import { createClient } from "redis";
 
 export interface BareBody {
@@ -22,8 +23,6 @@ export function admittedPath(index: number): string {
   return `${ADMITTED}${index}`;
 }
 
-const WINDOWS = ["per-second", "per-minute", "per-hour", "per-day", "per-month"];
-
 /** The Redis key of one window the admitted path counts in. */
 export function admittedWindowKey(prefix: string, window: string): string {
   return `${prefix}:{key}:${window}`;
@@ -35,11 +34,19 @@ async function admission(redis: RedisClient, prefix: string): Promise<() => Prom
   const sha = await redis.scriptLoad(RATE_LIMIT_SCRIPT);
   // The windows end a day after the start: the keys (a prefix of the bench's own) outlive the run.
   const endMs = String(Date.now() + 86_400_000);
-  const keys = WINDOWS.map((window) => admittedWindowKey(prefix, window));
-  // Limits never reached (finite, so every comparison runs), then one entity carried into each window.
-  const args = ["5", ...WINDOWS.flatMap(() => ["1000000000000", "1000000000000", endMs])];
-  const carried = WINDOWS.flatMap(() => ["1", endMs]);
-  return () => redis.evalSha(sha, { keys: [...keys, ...keys], arguments: [...args, ...carried] });
+  const windows = objects.RATE_WINDOWS;
+  const keys = windows.map((window) => admittedWindowKey(prefix, window));
+  // Every window admitted, with limits never reached (finite, so every comparison runs), then one entity
+  // carried into each window. Built once: the floor does no work of its own per request.
+  const call = {
+    keys: [...keys, ...keys],
+    arguments: [
+      String(windows.length),
+      ...windows.flatMap(() => ["1000000000000", "1000000000000", endMs]),
+      ...windows.flatMap(() => ["1", endMs]),
+    ],
+  };
+  return () => redis.evalSha(sha, call);
 }
 
 /** Serves the bodies listed in `bodyIndex` on a free port; with `redisUrl`, the admitted path too. */
