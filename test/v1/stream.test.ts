@@ -22,6 +22,7 @@ interface Received {
 class StreamClient {
   readonly messages: Received[] = [];
   readonly closed: Promise<{ code: number; reason: string; at: number }>;
+  private closedWith: { code: number; reason: string } | undefined;
   private readonly socket: WebSocket;
 
   constructor(url: string, apiKey: string | undefined, subscription: unknown) {
@@ -29,7 +30,10 @@ class StreamClient {
     this.socket.on("open", () => this.socket.send(JSON.stringify(subscription)));
     this.socket.on("message", (data) => this.messages.push({ at: Date.now(), message: JSON.parse(String(data)) }));
     this.closed = new Promise((resolve) =>
-      this.socket.on("close", (code, reason) => resolve({ code, reason: String(reason), at: Date.now() })),
+      this.socket.on("close", (code, reason) => {
+        this.closedWith = { code, reason: String(reason) };
+        resolve({ code, reason: String(reason), at: Date.now() });
+      }),
     );
   }
 
@@ -48,8 +52,10 @@ class StreamClient {
   async until(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
-      if (Date.now() > deadline)
-        throw new Error(`timed out; got ${JSON.stringify(this.messages.map((m) => m.message.type))}`);
+      if (Date.now() > deadline || this.closedWith) {
+        const closed = this.closedWith ? `closed ${this.closedWith.code} (${this.closedWith.reason})` : "timed out";
+        throw new Error(`${closed}; got ${JSON.stringify(this.messages.map((m) => m.message.type))}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -120,6 +120,8 @@ export class FakeFeed {
 
   readonly v1Items = new Map<string, object>();
   readonly v1Reads: events.ListEventsV1Request[] = [];
+  /** Runs as each ListEventsV1 call is answered (a cycle landing while the read is in flight). */
+  beforeV1Answer: (() => void) | undefined;
   /** ListEvents calls being answered now, the most at once, and the calls in the order they came. */
   listEventsInFlight = 0;
   listEventsMostAtOnce = 0;
@@ -143,11 +145,12 @@ export class FakeFeed {
       watchFeedStatus: serverStreamingHandler(logger, (_request, _call, cancelled) => this.watch(cancelled)),
       listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request) => {
         this.v1Reads.push(req);
+        this.beforeV1Answer?.();
         const found = req.eventIds.flatMap((id) => {
           const item = this.v1Items.get(id);
           return item ? [Buffer.from(JSON.stringify(item))] : [];
         });
-        return { items: found, nextCursor: "", notice: "" };
+        return { items: found, nextCursor: "", notice: "", cycleAtMs: this.cycleAtMs };
       }),
     };
   }

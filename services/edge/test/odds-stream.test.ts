@@ -84,6 +84,16 @@ function publishCycle(): void {
   fakeEvents.lastCycleAtMs = Date.UTC(2030, 0, 1) + cycles * 5_000;
 }
 
+/** Resolves once the edge has been told of the events service's latest cycle (its feed status watch). */
+async function edgeToldOfLatestCycle(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (feedVersion.lastCycleAtMs !== fakeEvents.lastCycleAtMs) {
+    if (Date.now() > deadline)
+      throw new Error(`edge at ${feedVersion.lastCycleAtMs}, events at ${fakeEvents.lastCycleAtMs}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Resolves once the feed has delivered the events service's latest cycle to its streams. */
 async function feedCaughtUp(): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -121,16 +131,26 @@ class StreamClient {
 
   /** Resolves once `count` snapshots arrived; fails if the server closes the stream first. */
   received(count: number): Promise<void> {
+    return this.until(() => this.snapshots.length >= count, `${count} snapshots`);
+  }
+
+  /** Resolves once a snapshot of the cycle at `cycleAtMs` arrived; fails if the server closes the stream first. */
+  receivedCycle(cycleAtMs: number): Promise<void> {
+    const cycleAt = new Date(cycleAtMs).toISOString();
+    return this.until(() => this.snapshots.some((snapshot) => snapshot.cycle_at === cycleAt), `the cycle ${cycleAt}`);
+  }
+
+  private until(done: () => boolean, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        if (this.snapshots.length < count) return;
+        if (!done()) return;
         this.onSnapshot.delete(check);
         resolve();
       };
       this.onSnapshot.add(check);
       check();
       void this.closed.then(({ code, reason }) =>
-        reject(new Error(`closed ${code} (${reason}) after ${this.snapshots.length} of ${count} snapshots`)),
+        reject(new Error(`closed ${code} (${reason}) after ${this.snapshots.length} snapshots, waiting for ${what}`)),
       );
     });
   }
@@ -252,5 +272,78 @@ describe("v1 odds stream: one read per cycle", () => {
     // The two internal streams follow three and four events: their plan's read asks for all four too.
     const all = [...EVENTS].sort();
     expect(perCycle).toEqual(Array(2).fill({ reads: 2, eventIDs: [all, all] }));
+  }, 60_000);
+});
+
+describe("v1 odds stream: the first snapshot and short rate-limit windows", () => {
+  it("sends the first snapshot as of the newest cycle, and does not read that cycle again for the stream", async () => {
+    // A cycle lands while no stream is open, as between one customer's streams.
+    publishCycle();
+    await edgeToldOfLatestCycle();
+    const before = fakeEvents.v1Reads.length;
+    const client = new StreamClient(addKey("pro").apiKey, EVENTS.slice(0, 1));
+    try {
+      await client.received(1);
+      expect(client.snapshots[0]!.cycle_at).toBe(new Date(fakeEvents.lastCycleAtMs).toISOString());
+      await feedCaughtUp();
+      expect(fakeEvents.v1Reads.length - before).toBe(1);
+      publishCycle();
+      await client.receivedCycle(fakeEvents.lastCycleAtMs);
+      // One read for the stream's first snapshot and one for the cycle after it: the feed did not read
+      // the first snapshot's cycle again when the stream joined it.
+      expect(fakeEvents.v1Reads.length - before).toBe(2);
+      expect(client.snapshots).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("labels a snapshot with the cycle its odds are of when a cycle lands during the read", async () => {
+    await edgeToldOfLatestCycle();
+    // The next cycle lands while the stream's first read is being answered, before the edge is told.
+    fakeEvents.beforeV1Answer = () => {
+      fakeEvents.beforeV1Answer = undefined;
+      publishCycle();
+    };
+    const client = new StreamClient(addKey("pro").apiKey, EVENTS.slice(0, 1));
+    try {
+      await client.received(1);
+      const [first] = client.snapshots;
+      expect(first!.cycle_at).toBe(new Date(fakeEvents.lastCycleAtMs).toISOString());
+      expect(first!.data).toEqual([oddsOf(EVENTS[0]!, cycles)]);
+      // The feed, told of that cycle after the read, has nothing newer to send.
+      await feedCaughtUp();
+      publishCycle();
+      await client.receivedCycle(fakeEvents.lastCycleAtMs);
+      expect(client.snapshots.map((snapshot) => snapshot.data)).toEqual([
+        [oddsOf(EVENTS[0]!, cycles - 1)],
+        [oddsOf(EVENTS[0]!, cycles)],
+      ]);
+    } finally {
+      fakeEvents.beforeV1Answer = undefined;
+      await client.close();
+    }
+  }, 60_000);
+
+  it("waits for a spent per-second window instead of closing, then sends the newest odds", async () => {
+    // Every snapshot of two events is 4 objects, past the per-second maximum: the first is admitted
+    // (nothing was served before it), and a cycle landing in the same second is refused.
+    const { apiKey } = addKey("pro", [{ window: "per-second", maxRequests: undefined, maxEntities: 1 }]);
+    // Start early in a second, so that the first snapshot and the cycles after it share it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000)));
+    const client = new StreamClient(apiKey, EVENTS.slice(0, 2));
+    try {
+      await client.received(1);
+      publishCycle();
+      publishCycle();
+      await client.receivedCycle(fakeEvents.lastCycleAtMs);
+      const sent = client.snapshots.map((snapshot) => Date.parse(snapshot.cycle_at));
+      // Newer odds only, each cycle at most once; the cycle in between may be skipped while waiting.
+      expect(sent).toEqual([...new Set(sent)].sort((a, b) => a - b));
+      expect(sent.length).toBeLessThanOrEqual(3);
+      for (const snapshot of client.snapshots) expect(snapshot.meta.cost.objects).toBe(4);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

@@ -49,8 +49,20 @@ describe("RateLimiter against Redis", () => {
     const decisions = [];
     for (let i = 0; i < 4; i += 1) decisions.push(await limiter.admit(keyID, quotas, now));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
-    expect(decisions[2]?.headline).toEqual({ window: "per-minute", limit: 3, remaining: 0, resetSeconds: 30 });
-    expect(decisions[3]?.headline).toEqual({ window: "per-minute", limit: 3, remaining: 0, resetSeconds: 30 });
+    expect(decisions[2]?.headline).toEqual({
+      window: "per-minute",
+      limit: 3,
+      remaining: 0,
+      resetSeconds: 30,
+      resetAtMs: Date.UTC(2030, 10, 21, 10, 16),
+    });
+    expect(decisions[3]?.headline).toEqual({
+      window: "per-minute",
+      limit: 3,
+      remaining: 0,
+      resetSeconds: 30,
+      resetAtMs: Date.UTC(2030, 10, 21, 10, 16),
+    });
   });
 
   it("when several windows are spent, Retry-After is that of the one resetting last (a retry then passes)", async () => {
@@ -60,7 +72,13 @@ describe("RateLimiter against Redis", () => {
     await limiter.admit(keyID, quotas, now);
     await limiter.admit(keyID, quotas, now);
     const refused = await limiter.admit(keyID, quotas, now);
-    expect(refused.headline).toEqual({ window: "per-minute", limit: 2, remaining: 0, resetSeconds: 30 });
+    expect(refused.headline).toEqual({
+      window: "per-minute",
+      limit: 2,
+      remaining: 0,
+      resetSeconds: 30,
+      resetAtMs: Date.UTC(2030, 10, 21, 10, 16),
+    });
     expect((await limiter.admit(keyID, quotas, now + 1_000)).allowed).toBe(false);
     expect((await limiter.admit(keyID, quotas, now + 29_600)).allowed).toBe(true);
   });
@@ -79,7 +97,13 @@ describe("RateLimiter against Redis", () => {
     const now = Date.UTC(2030, 10, 21, 10, 0, 0, 0);
     const quotas = [quota("per-second", 10), quota("per-hour", 2), quota("per-month", 1000)];
     const decision = await limiter.admit(keyID, quotas, now);
-    expect(decision.headline).toEqual({ window: "per-hour", limit: 2, remaining: 1, resetSeconds: 3600 });
+    expect(decision.headline).toEqual({
+      window: "per-hour",
+      limit: 2,
+      remaining: 1,
+      resetSeconds: 3600,
+      resetAtMs: Date.UTC(2030, 10, 21, 11),
+    });
   });
 
   it("refuses once a window's entities reached max-entities, without counting the refused request", async () => {
@@ -93,7 +117,13 @@ describe("RateLimiter against Redis", () => {
     const refused = await limiter.admit(keyID, quotas, now + 1_000);
     expect(refused).toMatchObject({
       allowed: false,
-      headline: { window: "per-minute", limit: 50, remaining: 0, resetSeconds: 59 },
+      headline: {
+        window: "per-minute",
+        limit: 50,
+        remaining: 0,
+        resetSeconds: 59,
+        resetAtMs: Date.UTC(2030, 10, 21, 11, 1),
+      },
     });
     const counts = await limiter.current(keyID, quotas, now);
     expect(counts.get("per-minute")).toEqual({ window: "per-minute", requests: 2, entities: 54 });

@@ -119,7 +119,13 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
         { limit: requestedPageLimit(request.limit, bounds), cursor: request.cursor },
         Date.now(),
       );
-      return common.JsonPage.create({ items: page.items, nextCursor: page.nextCursor, objects: page.objects });
+      return common.JsonPage.create({
+        items: page.items,
+        nextCursor: page.nextCursor,
+        objects: page.objects,
+        // Read in the same turn as the page: the cycle its odds are of.
+        cycleAtMs: model.feedState.lastCycleAtMs,
+      });
     }),
     applyCycle: unaryHandler(logger, (request: events.ApplyCycleRequestEncoded) =>
       inSpan("events.applyCycle", { "odds.cycle_id": request.cycleId, "odds.events": request.events.length }, () =>

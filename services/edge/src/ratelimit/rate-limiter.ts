@@ -25,6 +25,8 @@ export interface HeadlineWindow {
   limit: number;
   remaining: number;
   resetSeconds: number;
+  /** When the window resets (Unix ms): resetSeconds rounds it up to a whole second. */
+  resetAtMs: number;
 }
 
 export interface Admission {
@@ -151,6 +153,7 @@ function headlineOf(state: WindowState, limit: number, nowMs: number): HeadlineW
     limit,
     remaining: Math.max(0, limit - (limit === state.quota.maxRequests ? state.requests : state.entities)),
     resetSeconds: secondsUntilReset(state.span, nowMs),
+    resetAtMs: state.span.endMs,
   };
 }
 

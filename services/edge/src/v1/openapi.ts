@@ -75,7 +75,8 @@ const NON_JSON_PATHS = {
         "(type snapshot: data is EventOdds[]) at once and after each change, and heartbeats (type heartbeat) " +
         "after 15 s without a message. Close codes: 4000 lifetime (1 hour), 4400 invalid subscription or a " +
         "second client message, 4401 key, 4403 plan, 4404 event, 4408 no subscription, 4409 more than the " +
-        "plan's open streams per key, 4410 key deactivated, 4429 rate limit, 1013 unavailable.",
+        "plan's open streams per key, 4410 key deactivated, 4429 rate limit (a window resetting within a " +
+        "minute is waited for, and the newest odds sent then), 1013 unavailable.",
       tags: ["Odds"],
       responses: { "101": { description: "Switching to the WebSocket protocol" } },
     },

@@ -13,11 +13,18 @@ export interface StreamedOdds {
   objects: number;
 }
 
+/** The odds of some events as one read found them. */
+export interface OddsRead {
+  odds: ReadonlyMap<string, StreamedOdds>;
+  /** The cycle they are of, as the events service said with each page (the oldest page's: every odds is of it or newer). */
+  cycleAtMs: number;
+}
+
 /** A subscriber of the feed: told of every new cycle with the odds of the events it follows. */
 export interface CycleListener {
   readonly caller: common.Caller;
   readonly eventIDs: readonly string[];
-  onCycle(odds: ReadonlyMap<string, StreamedOdds>, cycleAtMs: number): void;
+  onCycle(read: OddsRead): void;
 }
 
 /** ListEventsV1 answers at most this many events per page (the v1 odds page maximum). */
@@ -52,9 +59,14 @@ export class OddsFeed {
     return this.lastCycleAtMs;
   }
 
-  add(listener: CycleListener): void {
+  /**
+   * Follows cycles for `listener`, which already has the odds of `seenCycleAtMs` (its own first read).
+   * A feed that was idle goes on from that cycle instead of reading it again for the new stream.
+   */
+  add(listener: CycleListener, seenCycleAtMs: number): void {
     this.listeners.add(listener);
     if (this.timer) return;
+    this.lastCycleAtMs = Math.max(this.lastCycleAtMs, seenCycleAtMs);
     this.stopFollowing = this.cycles.onChange(() => void this.deliver());
     this.timer = setInterval(() => void this.deliver(), this.retryMs);
     this.timer.unref();
@@ -71,7 +83,10 @@ export class OddsFeed {
   }
 
   /** The odds of `eventIDs` as `caller`'s plan sees them now (events it cannot see are absent). */
-  async read(caller: common.Caller, eventIDs: readonly string[]): Promise<Map<string, StreamedOdds>> {
+  async read(caller: common.Caller, eventIDs: readonly string[]): Promise<OddsRead> {
+    // An events service that does not say its pages' cycle: the one told of before reading (a lower bound).
+    const toldAtMs = this.cycles.lastCycleAtMs;
+    let cycleAtMs = Infinity;
     const unique = [...new Set(eventIDs)];
     const found = new Map<string, StreamedOdds>();
     for (let start = 0; start < unique.length; start += READ_CHUNK) {
@@ -79,13 +94,14 @@ export class OddsFeed {
       const page: common.JsonPage = await this.events.listEventsV1(
         toListEventsV1Request("odds", { event_id: chunk, limit: READ_CHUNK }, caller),
       );
+      cycleAtMs = Math.min(cycleAtMs, page.cycleAtMs ?? toldAtMs);
       for (const item of page.items) {
         const json = Buffer.from(item).toString("utf8");
         const odds = JSON.parse(json) as v1.V1EventOdds;
         found.set(odds.event_id, { odds, json, objects: objectsOfEventOdds(odds) });
       }
     }
-    return found;
+    return { odds: found, cycleAtMs: Number.isFinite(cycleAtMs) ? cycleAtMs : toldAtMs };
   }
 
   /** Delivers the feed's latest cycle, and any that came while it did, one at a time. */
@@ -95,7 +111,7 @@ export class OddsFeed {
     try {
       while (this.listeners.size > 0 && this.cycles.lastCycleAtMs !== this.lastCycleAtMs) {
         const cycleAtMs = this.cycles.lastCycleAtMs;
-        await this.fanOut(cycleAtMs);
+        await this.fanOut();
         // Only once delivered: a cycle whose read failed is read again at the next retry.
         this.lastCycleAtMs = cycleAtMs;
       }
@@ -107,18 +123,18 @@ export class OddsFeed {
   }
 
   /** One read per plan scope for the union of the events its streams follow. */
-  private async fanOut(cycleAtMs: number): Promise<void> {
+  private async fanOut(): Promise<void> {
     const byScope = new Map<string, CycleListener[]>();
     for (const listener of this.listeners) {
       const scope = scopeKey(listener.caller);
       byScope.set(scope, [...(byScope.get(scope) ?? []), listener]);
     }
     for (const group of byScope.values()) {
-      const odds = await this.read(
+      const read = await this.read(
         group[0]!.caller,
         group.flatMap((listener) => listener.eventIDs),
       );
-      for (const listener of group) listener.onCycle(odds, cycleAtMs);
+      for (const listener of group) listener.onCycle(read);
     }
   }
 }

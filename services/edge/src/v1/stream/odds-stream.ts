@@ -6,7 +6,7 @@ import { bearerApiKey, type KeyAccess, type KeyGrant } from "../../access/api-ke
 import { planIncludes } from "../../access/plan-features";
 import type { UsageRecorder } from "../../access/usage-recorder";
 import { RateLimiterUnavailableError, type RateLimiter } from "../../ratelimit/rate-limiter";
-import type { CycleListener, OddsFeed, StreamedOdds } from "./odds-feed";
+import type { CycleListener, OddsFeed, OddsRead } from "./odds-feed";
 import {
   STREAM_CLOSE,
   subscription,
@@ -46,6 +46,14 @@ class StreamRefusal extends Error {
   }
 }
 
+/**
+ * A refresh refused by a rate-limit window that resets within this long waits for the reset and then
+ * sends the newest odds; one refused by a window resetting later closes the stream (4429). Snapshots
+ * come when cycles do, not when the client asks: two cycles in one second must not end a stream whose
+ * snapshot is larger than the plan's per-second entities.
+ */
+export const STREAM_WINDOW_WAIT_MAX_MS = 60_000;
+
 /** Close reasons are at most 123 bytes (RFC 6455). */
 function reasonOf(close: StreamClose, detail?: string): string {
   const text = detail ? `${close.reason}: ${detail}` : close.reason;
@@ -56,7 +64,8 @@ function reasonOf(close: StreamClose, detail?: string): string {
  * One client's odds stream: read only (one subscription message, then nothing), a snapshot at once
  * and after every cycle that changed the followed odds, each counted as an odds request; a
  * heartbeat when nothing was sent for heartbeatMs; closed at its lifetime, when the key is
- * deactivated or out of quota, and refused beyond the plan's open streams per key.
+ * deactivated or out of quota (a window resetting soon is waited for instead), and refused beyond the
+ * plan's open streams per key.
  */
 export class OddsStream implements CycleListener {
   private readonly id = randomUUID();
@@ -70,6 +79,10 @@ export class OddsStream implements CycleListener {
   private heartbeat: NodeJS.Timeout | undefined;
   /** Refreshes are sent one at a time, in cycle order. */
   private sending: Promise<void> = Promise.resolve();
+  /** The newest odds this stream was handed: what its next refresh sends. */
+  private latest: OddsRead | undefined;
+  /** Set while a refused refresh waits for its rate-limit window to reset. */
+  private windowWait: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -109,8 +122,14 @@ export class OddsStream implements CycleListener {
     this.cleanUp();
   }
 
-  onCycle(odds: ReadonlyMap<string, StreamedOdds>, cycleAtMs: number): void {
-    this.sending = this.sending.then(() => this.refresh(odds, cycleAtMs)).catch((err: unknown) => this.fail(err));
+  onCycle(read: OddsRead): void {
+    this.latest = read;
+    // A refresh waiting for its window sends these odds when the window resets.
+    if (!this.windowWait) this.queueRefresh();
+  }
+
+  private queueRefresh(): void {
+    this.sending = this.sending.then(() => this.refresh()).catch((err: unknown) => this.fail(err));
   }
 
   private parse(text: string): Subscription | undefined {
@@ -149,18 +168,21 @@ export class OddsStream implements CycleListener {
       return;
     }
 
-    const odds = await this.deps.feed.read(grant.caller, this.eventIDs);
-    const missing = this.eventIDs.filter((id) => !odds.has(id));
+    const read = await this.deps.feed.read(grant.caller, this.eventIDs);
+    const missing = this.eventIDs.filter((id) => !read.odds.has(id));
     if (missing.length > 0) throw new StreamRefusal(STREAM_CLOSE.notFound, missing.join(","));
-    const leagues = new Set([...odds.values()].map((entry) => entry.odds.league_id));
+    const leagues = new Set([...read.odds.values()].map((entry) => entry.odds.league_id));
     if (leagues.size > 1) {
       throw new StreamRefusal(STREAM_CLOSE.badSubscription, "event_ids: events of one league only");
     }
     if (this.closed) return;
 
     this.later(this.deps.settings.lifetimeMs, () => this.close(STREAM_CLOSE.lifetime));
-    await this.refresh(odds, this.deps.feed.cycleAtMs);
-    if (!this.closed) this.deps.feed.add(this);
+    // Due from now even if the first snapshot waits for a rate-limit window.
+    this.scheduleHeartbeat();
+    this.latest = read;
+    await this.refresh();
+    if (!this.closed) this.deps.feed.add(this, read.cycleAtMs);
   }
 
   /** The key from the upgrade's Authorization header, else from the subscription (browsers). */
@@ -171,9 +193,10 @@ export class OddsStream implements CycleListener {
     return authorization ? bearerApiKey({ authorization }, new URLSearchParams()) : undefined;
   }
 
-  /** Sends a snapshot when the followed odds changed, counted as one odds request of the key. */
-  private async refresh(odds: ReadonlyMap<string, StreamedOdds>, cycleAtMs: number): Promise<void> {
-    if (this.closed || !this.grant) return;
+  /** Sends a snapshot of the newest odds when they changed, counted as one odds request of the key. */
+  private async refresh(): Promise<void> {
+    if (this.closed || !this.grant || !this.latest || this.windowWait) return;
+    const { odds, cycleAtMs } = this.latest;
     const grant = await this.deps.access.resolve(this.apiKey);
     if (!grant?.key.isActive) return this.close(STREAM_CLOSE.keyDeactivated);
     this.grant = grant;
@@ -196,7 +219,10 @@ export class OddsStream implements CycleListener {
     this.send(message);
   }
 
-  /** Counts the refresh as an odds request (429 rules: closed when a window is exhausted). */
+  /**
+   * Counts the refresh as an odds request. Refused (429 rules): waits for a window that resets within
+   * STREAM_WINDOW_WAIT_MAX_MS, else closes the stream.
+   */
   private async charge(grant: KeyGrant, objects: number): Promise<boolean> {
     const { limiter, recorder } = this.deps;
     let admission;
@@ -210,12 +236,26 @@ export class OddsStream implements CycleListener {
       throw err;
     }
     if (!admission.allowed) {
-      this.close(STREAM_CLOSE.quotaExhausted, `${admission.headline?.window ?? "a"} window`);
+      const headline = admission.headline;
+      const waitMs = headline ? headline.resetAtMs - Date.now() : Infinity;
+      if (waitMs <= STREAM_WINDOW_WAIT_MAX_MS) this.waitForWindow(waitMs);
+      else this.close(STREAM_CLOSE.quotaExhausted, `${headline?.window ?? "a"} window`);
       return false;
     }
     recorder.record(grant.keyID, objects);
     limiter.recordEntities(grant.keyID, grant.quotas, objects);
     return true;
+  }
+
+  /** Refreshes again once the refusing window has reset, with the odds newest by then. */
+  private waitForWindow(waitMs: number): void {
+    this.windowWait = setTimeout(
+      () => {
+        this.windowWait = undefined;
+        this.queueRefresh();
+      },
+      Math.max(0, waitMs),
+    );
   }
 
   private send(message: SnapshotMessage | HeartbeatMessage): void {
@@ -259,6 +299,7 @@ export class OddsStream implements CycleListener {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     if (this.heartbeat) clearTimeout(this.heartbeat);
+    if (this.windowWait) clearTimeout(this.windowWait);
     this.deps.feed.remove(this);
     if (this.leased && this.grant) {
       void this.deps.leases.release(this.grant.keyID, this.id).catch(() => undefined);
