@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     access,
     limiter,
     recorder,
-    leases: new StreamLeases(redis, config.STREAM_LEASE_MS),
+    leases: new StreamLeases(redis, config.STREAM_LEASE_MS, { timeoutMs: config.RATE_LIMIT_TIMEOUT_MS, ...breaker }),
     feed: new OddsFeed(eventsGateway, feedVersion, config.STREAM_RETRY_MS, logger),
     logger,
     settings: {

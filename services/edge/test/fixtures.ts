@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { freePort, startRedis, testStoresDir, type RedisServer } from "@odds/local";
 import {
   createGrpcClient,
   currentThenChanges,
@@ -16,6 +18,8 @@ import {
 } from "@odds/platform";
 import { events, usage } from "@odds/proto";
 import pino from "pino";
+import { createClient } from "redis";
+import type { RedisClient } from "../src/ratelimit/rate-limiter";
 
 /** An error exactly as a grpc-js client reports a failed call. */
 export function grpcError(code: status, details = ""): ServiceError {
@@ -212,4 +216,18 @@ export function capturingLogger(): { logger: Logger; lines: string[] } {
     },
   });
   return { logger: pino({ level: "info" }, stream), lines };
+}
+
+/**
+ * A redis-server of the test's own (one it may stop with SIGSTOP, or whose commands it counts), and a
+ * client of it that fails at once while it is down.
+ */
+export async function startOwnRedis(name: string): Promise<{ server: RedisServer; client: RedisClient }> {
+  const port = await freePort();
+  const dir = join(testStoresDir(), `${name}-${port}`);
+  const server = await startRedis({ port, dataDir: dir, logFile: join(dir, "redis.log"), persist: false });
+  const client = createClient({ url: server.url, disableOfflineQueue: true });
+  client.on("error", () => undefined);
+  await client.connect();
+  return { server, client };
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { testRedisUrl } from "@odds/local";
+import { testRedisUrl, type RedisServer } from "@odds/local";
 import { createLogger } from "@odds/platform";
 import { v1, type usage } from "@odds/proto";
 import { createClient } from "redis";
@@ -20,7 +20,7 @@ import { FeedVersion } from "../src/cache/feed-version";
 import { STREAM_CLOSE, STREAM_PATH, type SnapshotMessage } from "../src/v1/stream/protocol";
 import { attachOddsStream } from "../src/v1/stream/server";
 import { StreamLeases } from "../src/v1/stream/stream-leases";
-import { FakeFeed, FakeUsageService, plan, startDownstreams } from "./fixtures";
+import { FakeFeed, FakeUsageService, plan, startDownstreams, startOwnRedis } from "./fixtures";
 
 const logger = createLogger("edge-stream-test", "silent");
 /** Deadlines that a loaded machine never reaches: these tests prove counting, not timeouts. */
@@ -111,15 +111,18 @@ function addKey(tier: string, limits: usage.WindowLimit[] = []): { apiKey: strin
 /** One WebSocket client: the snapshots it received, and the close the server sent. */
 class StreamClient {
   readonly snapshots: SnapshotMessage[] = [];
+  /** When each heartbeat arrived. */
+  readonly heartbeats: number[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly socket: WebSocket;
   private readonly onSnapshot = new Set<() => void>();
 
-  constructor(apiKey: string, eventIDs: readonly string[]) {
-    this.socket = new WebSocket(streamUrl, { headers: { authorization: `Bearer ${apiKey}` } });
+  constructor(apiKey: string, eventIDs: readonly string[], url = streamUrl) {
+    this.socket = new WebSocket(url, { headers: { authorization: `Bearer ${apiKey}` } });
     this.socket.on("open", () => this.socket.send(JSON.stringify({ type: "subscribe", event_ids: eventIDs })));
     this.socket.on("message", (data) => {
       const message = JSON.parse(String(data)) as { type: string };
+      if (message.type === "heartbeat") this.heartbeats.push(Date.now());
       if (message.type !== "snapshot") return;
       this.snapshots.push(message as SnapshotMessage);
       for (const wake of this.onSnapshot) wake();
@@ -176,7 +179,7 @@ beforeAll(async () => {
     access: new KeyAccess(usageGateway, { freshMs: 60_000, staleGrantMs: 60_000, limits: PATIENT, logger }),
     limiter,
     recorder: new UsageRecorder(usageGateway, logger, 60_000),
-    leases: new StreamLeases(redis, 60_000, `streams-test-${randomBytes(4).toString("hex")}`),
+    leases: new StreamLeases(redis, 60_000, PATIENT, `streams-test-${randomBytes(4).toString("hex")}`),
     feed,
     logger,
     settings: { heartbeatMs: 15_000, lifetimeMs: 3_600_000, subscribeTimeoutMs: 30_000 },
@@ -344,6 +347,99 @@ describe("v1 odds stream: the first snapshot and short rate-limit windows", () =
       for (const snapshot of client.snapshots) expect(snapshot.meta.cost.objects).toBe(4);
     } finally {
       await client.close();
+    }
+  }, 60_000);
+});
+
+describe("v1 odds stream with Redis hung (process stopped with SIGSTOP, then resumed)", () => {
+  const HEARTBEAT_MS = 300;
+  let hungRedis: RedisServer;
+  let client: RedisClient;
+  let hungServer: Server;
+  let hungStreams: { closeAll(): void };
+  let hungUrl: string;
+
+  beforeAll(async () => {
+    ({ server: hungRedis, client } = await startOwnRedis("redis-stream-hung"));
+    const limits = { timeoutMs: 300, breakAfterFailures: 3, probeAfterMs: 500 };
+    hungServer = createServer((_req, res) => res.writeHead(404).end());
+    hungStreams = attachOddsStream(hungServer, {
+      access: new KeyAccess(new UsageGateway(downstreams.usageClient), {
+        freshMs: 60_000,
+        staleGrantMs: 60_000,
+        limits: PATIENT,
+        logger,
+      }),
+      limiter: new RateLimiter(client, { failMode: "open", logger, limits }),
+      recorder: new UsageRecorder(new UsageGateway(downstreams.usageClient), logger, 60_000),
+      leases: new StreamLeases(client, 60_000, limits),
+      feed: new OddsFeed(new EventsGateway(downstreams.eventsClient), feedVersion, 20, logger),
+      logger,
+      settings: { heartbeatMs: HEARTBEAT_MS, lifetimeMs: 3_600_000, subscribeTimeoutMs: 30_000 },
+    });
+    await new Promise<void>((resolve) => hungServer.listen(0, "127.0.0.1", resolve));
+    hungUrl = `ws://127.0.0.1:${(hungServer.address() as AddressInfo).port}${STREAM_PATH}`;
+  });
+
+  afterAll(async () => {
+    hungRedis?.child.kill("SIGCONT");
+    hungStreams?.closeAll();
+    await new Promise((resolve) => hungServer?.close(resolve));
+    client?.destroy();
+    await hungRedis?.stop();
+  });
+
+  it("keeps heartbeating while its slot cannot be renewed, and the slot still counts once Redis is back", async () => {
+    const { apiKey } = addKey("pro");
+    const stream = new StreamClient(apiKey, EVENTS.slice(0, 1), hungUrl);
+    try {
+      await stream.received(1);
+      hungRedis.child.kill("SIGSTOP");
+      const hungAt = Date.now();
+      try {
+        // Each heartbeat's renewal waits out its deadline (300 ms), then the heartbeat is sent.
+        while (stream.heartbeats.filter((at) => at > hungAt).length < 3) {
+          const closed = await Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, 50))]);
+          if (closed) throw new Error(`closed while Redis was hung: ${JSON.stringify(closed)}`);
+          if (Date.now() - hungAt > 20_000) throw new Error("no heartbeats while Redis was hung");
+        }
+      } finally {
+        hungRedis.child.kill("SIGCONT");
+      }
+      // The lease is held: the plan's second stream opens, a third is refused. Right after the resume the
+      // breaker may still be open (1013, as a client is told to retry later): retried as a client would.
+      let second = new StreamClient(apiKey, EVENTS.slice(0, 1), hungUrl);
+      const resumedAt = Date.now();
+      while (
+        !(await second.received(1).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        if (Date.now() - resumedAt > 20_000) throw new Error("no stream opened after Redis resumed");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        second = new StreamClient(apiKey, EVENTS.slice(0, 1), hungUrl);
+      }
+      const third = new StreamClient(apiKey, EVENTS.slice(0, 1), hungUrl);
+      expect((await third.closed).code).toBe(STREAM_CLOSE.tooManyStreams.code);
+      await second.close();
+    } finally {
+      hungRedis.child.kill("SIGCONT");
+      await stream.close();
+    }
+  }, 60_000);
+
+  it("closes a stream opened while Redis is hung with 1013 within the deadline, instead of leaving it waiting", async () => {
+    const { apiKey } = addKey("pro");
+    hungRedis.child.kill("SIGSTOP");
+    try {
+      const started = Date.now();
+      const stream = new StreamClient(apiKey, EVENTS.slice(0, 1), hungUrl);
+      expect((await stream.closed).code).toBe(STREAM_CLOSE.unavailable.code);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(stream.snapshots).toEqual([]);
+    } finally {
+      hungRedis.child.kill("SIGCONT");
     }
   }, 60_000);
 });

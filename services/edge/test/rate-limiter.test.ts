@@ -1,7 +1,6 @@
 // Fixed instants are in the future: counters expire at their window end, so a past instant would vanish at once.
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { freePort, startRedis, testRedisUrl, testStoresDir, type RedisServer } from "@odds/local";
+import { freePort, testRedisUrl, type RedisServer } from "@odds/local";
 import { createLogger } from "@odds/platform";
 import { createClient } from "redis";
 import {
@@ -10,6 +9,7 @@ import {
   type RedisClient,
   type WindowQuota,
 } from "../src/ratelimit/rate-limiter";
+import { startOwnRedis } from "./fixtures";
 
 const logger = createLogger("edge-test", "silent");
 let redis: RedisClient;
@@ -259,11 +259,7 @@ describe("RateLimiter round trips (its own redis-server, so no other test's comm
   let client: RedisClient;
 
   beforeAll(async () => {
-    const port = await freePort();
-    const dir = join(testStoresDir(), `redis-round-trips-${port}`);
-    server = await startRedis({ port, dataDir: dir, logFile: join(dir, "redis.log"), persist: false });
-    client = createClient({ url: server.url, disableOfflineQueue: true });
-    await client.connect();
+    ({ server, client } = await startOwnRedis("redis-round-trips"));
   });
 
   afterAll(async () => {
@@ -388,12 +384,7 @@ describe("RateLimiter with Redis hung (process stopped with SIGSTOP, then resume
   const limits = { timeoutMs: 300, breakAfterFailures: 3, probeAfterMs: 500 };
 
   beforeAll(async () => {
-    const port = await freePort();
-    const dir = join(testStoresDir(), `redis-hung-${port}`);
-    server = await startRedis({ port, dataDir: dir, logFile: join(dir, "redis.log"), persist: false });
-    client = createClient({ url: server.url, disableOfflineQueue: true });
-    client.on("error", () => undefined);
-    await client.connect();
+    ({ server, client } = await startOwnRedis("redis-hung"));
   });
 
   afterAll(async () => {

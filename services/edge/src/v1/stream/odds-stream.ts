@@ -272,11 +272,17 @@ export class OddsStream implements CycleListener {
     );
   }
 
-  /** A heartbeat: the key is checked again (deactivated: closed) and the stream's slot renewed. */
+  /**
+   * A heartbeat: the key is checked again (deactivated: closed) and the stream's slot renewed. A
+   * renewal that fails (Redis down or hung) is tried again at the next heartbeat: the lease outlives
+   * several, and the stream goes on meanwhile.
+   */
   private async beat(): Promise<void> {
     const grant = await this.deps.access.resolve(this.apiKey);
     if (!grant?.key.isActive) return this.close(STREAM_CLOSE.keyDeactivated);
-    await this.deps.leases.renew(grant.keyID, this.id);
+    await this.deps.leases.renew(grant.keyID, this.id).catch((err: unknown) => {
+      this.deps.logger.debug({ err: { message: (err as Error).message } }, "odds stream lease not renewed");
+    });
     this.send({
       type: "heartbeat",
       at: new Date().toISOString(),

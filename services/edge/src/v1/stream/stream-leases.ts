@@ -1,10 +1,12 @@
+import { storeCallPolicy, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
 import type { RedisClient } from "../../ratelimit/rate-limiter";
 
 /**
  * Open streams per key, shared by every edge replica through Redis: each open stream holds a lease
  * (a member of the key's sorted set, scored by its expiry) renewed while it lives and removed when
  * it closes. A replica that dies leaves leases that expire after `leaseMs`, so a key is never
- * locked out by streams nobody serves.
+ * locked out by streams nobody serves. Every call has the Redis deadline inside a breaker: a hung
+ * Redis fails a call at its deadline instead of holding a stream's opening or heartbeat.
  */
 const ACQUIRE = `
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
@@ -22,31 +24,40 @@ return 1
 `;
 
 export class StreamLeases {
+  private readonly calls: StoreCallPolicy;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly leaseMs: number,
+    limits: StoreCallLimits,
     private readonly prefix = "streams",
-  ) {}
+  ) {
+    this.calls = storeCallPolicy(limits);
+  }
 
   /** Takes one of the key's `max` stream slots for `streamID`; false when all are held. */
   async acquire(keyID: string, streamID: string, max: number, nowMs = Date.now()): Promise<boolean> {
-    const reply = await this.redis.eval(ACQUIRE, {
-      keys: [this.keyOf(keyID)],
-      arguments: [String(nowMs), String(nowMs + this.leaseMs), String(max), streamID],
-    });
+    const reply = await this.calls.execute(({ signal }) =>
+      this.redis.withAbortSignal(signal).eval(ACQUIRE, {
+        keys: [this.keyOf(keyID)],
+        arguments: [String(nowMs), String(nowMs + this.leaseMs), String(max), streamID],
+      }),
+    );
     return Number(reply) === 1;
   }
 
   /** Extends the lease of a stream that is still open. */
   async renew(keyID: string, streamID: string, nowMs = Date.now()): Promise<void> {
-    await this.redis.eval(RENEW, {
-      keys: [this.keyOf(keyID)],
-      arguments: [String(nowMs + this.leaseMs), streamID],
-    });
+    await this.calls.execute(({ signal }) =>
+      this.redis.withAbortSignal(signal).eval(RENEW, {
+        keys: [this.keyOf(keyID)],
+        arguments: [String(nowMs + this.leaseMs), streamID],
+      }),
+    );
   }
 
   async release(keyID: string, streamID: string): Promise<void> {
-    await this.redis.zRem(this.keyOf(keyID), streamID);
+    await this.calls.execute(({ signal }) => this.redis.withAbortSignal(signal).zRem(this.keyOf(keyID), streamID));
   }
 
   private keyOf(keyID: string): string {
