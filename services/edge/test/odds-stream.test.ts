@@ -429,8 +429,8 @@ describe("v1 odds stream with Redis hung (process stopped with SIGSTOP, then res
     }
   }, 60_000);
 
-  it("closes a stream opened while Redis is hung with 1013 within the deadline, instead of leaving it waiting", async () => {
-    const { apiKey } = addKey("pro");
+  it("closes a stream opened while Redis is hung with 1013 within the deadline, and holds no slot once Redis resumes", async () => {
+    const { apiKey, keyID } = addKey("pro");
     hungRedis.child.kill("SIGSTOP");
     try {
       const started = Date.now();
@@ -441,5 +441,13 @@ describe("v1 odds stream with Redis hung (process stopped with SIGSTOP, then res
     } finally {
       hungRedis.child.kill("SIGCONT");
     }
+    // Redis applies the acquire that passed its deadline when it resumes, then the stream's release.
+    const deadline = Date.now() + 10_000;
+    let held = await client.zRange(`streams:{${keyID}}`, 0, -1);
+    while (held.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held = await client.zRange(`streams:{${keyID}}`, 0, -1);
+    }
+    expect(held).toEqual([]);
   }, 60_000);
 });

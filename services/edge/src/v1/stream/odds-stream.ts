@@ -74,6 +74,7 @@ export class OddsStream implements CycleListener {
   private subscribed: Subscription | undefined;
   private lastSent = "";
   private closed = false;
+  /** A slot was asked for: held, or maybe held (an acquire past its deadline may still be applied). */
   private leased = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
@@ -158,15 +159,14 @@ export class OddsStream implements CycleListener {
     }
     [this.apiKey, this.grant] = [apiKey, grant];
 
-    this.leased = await this.deps.leases.acquire(grant.keyID, this.id, grant.plan.maxStreams);
-    if (!this.leased) {
+    // Set before the call: cleanUp then releases the slot however the acquire ends (refused, failed at
+    // its deadline but applied when Redis resumes, or answered after the client left). The release is
+    // sent after the acquire on the same connection, so Redis applies them in that order.
+    this.leased = true;
+    if (!(await this.deps.leases.acquire(grant.keyID, this.id, grant.plan.maxStreams))) {
       throw new StreamRefusal(STREAM_CLOSE.tooManyStreams, `at most ${grant.plan.maxStreams} per key`);
     }
-    if (this.closed) {
-      // Closed while the slot was being taken: cleanUp ran before it was held.
-      await this.deps.leases.release(grant.keyID, this.id);
-      return;
-    }
+    if (this.closed) return;
 
     const read = await this.deps.feed.read(grant.caller, this.eventIDs);
     const missing = this.eventIDs.filter((id) => !read.odds.has(id));
