@@ -1,6 +1,8 @@
 // The v1 odds stream in process: the edge's own stream server over a real HTTP server and WebSocket
 // clients, a real RateLimiter and stream leases on the test redis-server, and in-process usage and
-// events services over real gRPC. A cycle is published by the test, so nothing here waits on a clock.
+// events services over real gRPC. A cycle is published by the test, so no test waits for the feed's
+// clock; two wait on a short one of their own (a per-second rate-limit window, a Redis deadline), and
+// the hung-Redis tests stop a redis-server of their own.
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
