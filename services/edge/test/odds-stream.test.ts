@@ -86,24 +86,20 @@ function publishCycle(): void {
   fakeEvents.lastCycleAtMs = Date.UTC(2030, 0, 1) + cycles * 5_000;
 }
 
-/** Resolves once the edge has been told of the events service's latest cycle (its feed status watch). */
-async function edgeToldOfLatestCycle(): Promise<void> {
+/** Resolves once `cycleAtMs()` is the events service's latest cycle. */
+async function atLatestCycle(what: string, cycleAtMs: () => number): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (feedVersion.lastCycleAtMs !== fakeEvents.lastCycleAtMs) {
-    if (Date.now() > deadline)
-      throw new Error(`edge at ${feedVersion.lastCycleAtMs}, events at ${fakeEvents.lastCycleAtMs}`);
+  while (cycleAtMs() !== fakeEvents.lastCycleAtMs) {
+    if (Date.now() > deadline) throw new Error(`${what} at ${cycleAtMs()}, events at ${fakeEvents.lastCycleAtMs}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
+/** Resolves once the edge has been told of the events service's latest cycle (its feed status watch). */
+const edgeToldOfLatestCycle = () => atLatestCycle("edge", () => feedVersion.lastCycleAtMs);
+
 /** Resolves once the feed has delivered the events service's latest cycle to its streams. */
-async function feedCaughtUp(): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (feed.cycleAtMs !== fakeEvents.lastCycleAtMs) {
-    if (Date.now() > deadline) throw new Error(`feed at ${feed.cycleAtMs}, events at ${fakeEvents.lastCycleAtMs}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const feedCaughtUp = () => atLatestCycle("feed", () => feed.cycleAtMs);
 
 function addKey(tier: string, limits: usage.WindowLimit[] = []): { apiKey: string; keyID: string } {
   const apiKey = `odds_${tier}_${randomBytes(12).toString("hex")}`;

@@ -37,8 +37,8 @@ export class StreamLeases {
 
   /** Takes one of the key's `max` stream slots for `streamID`; false when all are held. */
   async acquire(keyID: string, streamID: string, max: number, nowMs = Date.now()): Promise<boolean> {
-    const reply = await this.calls.execute(({ signal }) =>
-      this.redis.withAbortSignal(signal).eval(ACQUIRE, {
+    const reply = await this.command((redis) =>
+      redis.eval(ACQUIRE, {
         keys: [this.keyOf(keyID)],
         arguments: [String(nowMs), String(nowMs + this.leaseMs), String(max), streamID],
       }),
@@ -48,8 +48,8 @@ export class StreamLeases {
 
   /** Extends the lease of a stream that is still open. */
   async renew(keyID: string, streamID: string, nowMs = Date.now()): Promise<void> {
-    await this.calls.execute(({ signal }) =>
-      this.redis.withAbortSignal(signal).eval(RENEW, {
+    await this.command((redis) =>
+      redis.eval(RENEW, {
         keys: [this.keyOf(keyID)],
         arguments: [String(nowMs + this.leaseMs), streamID],
       }),
@@ -57,7 +57,12 @@ export class StreamLeases {
   }
 
   async release(keyID: string, streamID: string): Promise<void> {
-    await this.calls.execute(({ signal }) => this.redis.withAbortSignal(signal).zRem(this.keyOf(keyID), streamID));
+    await this.command((redis) => redis.zRem(this.keyOf(keyID), streamID));
+  }
+
+  /** One command under the deadline and breaker, on a client that drops it if still unsent at the deadline. */
+  private command<T>(send: (redis: RedisClient) => Promise<T>): Promise<T> {
+    return this.calls.execute(({ signal }) => send(this.redis.withAbortSignal(signal)));
   }
 
   private keyOf(keyID: string): string {
