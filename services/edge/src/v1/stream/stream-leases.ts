@@ -1,12 +1,14 @@
-import { storeCallPolicy, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
+import { callDeadline, storeCallPolicy, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
 import type { RedisClient } from "../../ratelimit/rate-limiter";
 
 /**
  * Open streams per key, shared by every edge replica through Redis: each open stream holds a lease
  * (a member of the key's sorted set, scored by its expiry) renewed while it lives and removed when
  * it closes. A replica that dies leaves leases that expire after `leaseMs`, so a key is never
- * locked out by streams nobody serves. Every call has the Redis deadline inside a breaker: a hung
- * Redis fails a call at its deadline instead of holding a stream's opening or heartbeat.
+ * locked out by streams nobody serves. Every call has the Redis deadline: a hung Redis fails a call
+ * at its deadline instead of holding a stream's opening or heartbeat. Acquires and renewals are
+ * inside a breaker too; releases are not, so one is always sent after the acquire it undoes (a
+ * breaker opened in between would leave a slot that Redis applies on resuming held for `leaseMs`).
  */
 const ACQUIRE = `
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
@@ -25,6 +27,7 @@ return 1
 
 export class StreamLeases {
   private readonly calls: StoreCallPolicy;
+  private readonly releases: StoreCallPolicy;
 
   constructor(
     private readonly redis: RedisClient,
@@ -33,6 +36,7 @@ export class StreamLeases {
     private readonly prefix = "streams",
   ) {
     this.calls = storeCallPolicy(limits);
+    this.releases = callDeadline(limits.timeoutMs);
   }
 
   /** Takes one of the key's `max` stream slots for `streamID`; false when all are held. */
@@ -57,12 +61,12 @@ export class StreamLeases {
   }
 
   async release(keyID: string, streamID: string): Promise<void> {
-    await this.command((redis) => redis.zRem(this.keyOf(keyID), streamID));
+    await this.command((redis) => redis.zRem(this.keyOf(keyID), streamID), this.releases);
   }
 
-  /** One command under the deadline and breaker, on a client that drops it if still unsent at the deadline. */
-  private command<T>(send: (redis: RedisClient) => Promise<T>): Promise<T> {
-    return this.calls.execute(({ signal }) => send(this.redis.withAbortSignal(signal)));
+  /** One command under `policy`, on a client that drops it if still unsent at the deadline. */
+  private command<T>(send: (redis: RedisClient) => Promise<T>, policy = this.calls): Promise<T> {
+    return policy.execute(({ signal }) => send(this.redis.withAbortSignal(signal)));
   }
 
   private keyOf(keyID: string): string {
