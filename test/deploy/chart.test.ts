@@ -253,7 +253,10 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     expect(ingest.INGEST_MONGODB_URI.valueFrom.secretKeyRef.key).toBe("ingest-mongodb-uri");
     expect(envOf(container(objects(), "events")).EVENTS_MONGODB_URI).toBeDefined();
     expect(envOf(container(objects(), "catalogue")).CATALOGUE_MONGODB_URI).toBeDefined();
-    expect(envOf(container(objects(), "usage")).PLANS_FILE.value).toBe("/etc/odds/plans/plans.yaml");
+    const usageEnv = envOf(container(objects(), "usage"));
+    expect(usageEnv.PLANS_FILE.value).toBe("/etc/odds/plans/plans.yaml");
+    // The usage service writes a changed key's revision into the edges' Redis: the same Secret key.
+    expect(usageEnv.REDIS_URL.valueFrom.secretKeyRef).toEqual(edge.REDIS_URL.valueFrom.secretKeyRef);
     for (const component of SERVICES) {
       const env = envOf(container(objects(), component));
       expect(env.METRICS_PORT.value).toBe("9464");

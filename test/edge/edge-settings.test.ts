@@ -1,6 +1,7 @@
 import { freePort } from "@odds/local";
 import { e2eStack } from "../support/e2e";
 import { EDGE_START_MS, startEdgeBeside } from "../support/edge-process";
+import { createKey, setKeyActive } from "./keys";
 
 const startEdge = startEdgeBeside;
 /** Each test starts its own edge, then makes a few requests. */
@@ -37,6 +38,29 @@ describe("edge settings, each on its own edge process", () => {
         expect((await get(edge.baseUrl, "/account/usage", e2eStack().apiKeys.lite)).status).toBe(200);
         const health = await get(edge.baseUrl, "/health");
         expect(health.body.data).toMatchObject({ status: "degraded", rateLimiter: "unavailable" });
+      } finally {
+        await edge.proc.stop();
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "sees a key deactivated through the usage service within two requests, its grant cached for 10 minutes",
+    async () => {
+      // The usage service writes the key's new revision to Redis; this edge's admissions read it.
+      const edge = await startEdge({ PLAN_CACHE_TTL_MS: "600000" });
+      try {
+        const { apiKey, keyID } = await createKey("base");
+        const statuses = async (count: number) => {
+          const seen = [];
+          for (let i = 0; i < count; i += 1) seen.push((await get(edge.baseUrl, "/account/usage", apiKey)).status);
+          return seen;
+        };
+        expect(await statuses(2)).toEqual([200, 200]);
+        await setKeyActive(keyID, false);
+        // The first is admitted under the cached grant and brings the news; the second is looked up again.
+        expect(await statuses(2)).toEqual([200, 403]);
       } finally {
         await edge.proc.stop();
       }

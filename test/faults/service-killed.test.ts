@@ -32,7 +32,7 @@ function replicaEnv(name: DataService, port: number): Record<string, string> {
       ARCHIVE_INTERVAL_MS: "0",
     },
     catalogue: { CATALOGUE_MONGODB_URI: uris.catalogue ?? "" },
-    usage: { USAGE_MONGODB_URI: uris.usage ?? "" },
+    usage: { USAGE_MONGODB_URI: uris.usage ?? "", REDIS_URL: uris.redis ?? "" },
   };
   return { GRPC_PORT: String(port), LOG_LEVEL: "warn", ...stores[name] };
 }

@@ -45,6 +45,7 @@ async function startUsage(): Promise<ManagedProcess> {
   const proc = service("usage", {
     GRPC_PORT: String(usagePort),
     USAGE_MONGODB_URI: `${ferret.url}/usage`,
+    REDIS_URL: redis.url,
     BOOTSTRAP_API_KEYS: JSON.stringify([
       { apiKey: liteKey, tier: "lite" },
       { apiKey: countedKey, tier: "lite" },

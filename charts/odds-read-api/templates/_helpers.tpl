@@ -183,6 +183,7 @@ names as deploy/local/src/stack.ts), then env and extraEnvVars from values.
 {{- end }}
 {{- if eq $c "usage" }}
 {{ include "odds.storeEnv" (dict "root" $root "name" "USAGE_MONGODB_URI" "key" "usageMongodbUri") }}
+{{ include "odds.storeEnv" (dict "root" $root "name" "REDIS_URL" "key" "redisUrl") }}
 - name: PLANS_FILE
   value: /etc/odds/plans/plans.yaml
 {{- end }}

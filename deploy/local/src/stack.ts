@@ -269,6 +269,7 @@ function serviceEnvironment(
     usage: {
       GRPC_PORT: String(ports.usage),
       USAGE_MONGODB_URI: uris.usage,
+      REDIS_URL: uris.redis,
       BOOTSTRAP_API_KEYS: JSON.stringify(
         (Object.keys(apiKeys) as Tier[]).map((tier) => ({
           apiKey: apiKeys[tier],

@@ -93,7 +93,9 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
     throw new Error(`route ${route.path} rejects malformed parameters but its contract lists no 400`);
   }
   const keyed =
-    route.keyed === false ? [] : [authenticate(options.access), rateLimit(options.limiter, options.recorder)];
+    route.keyed === false
+      ? []
+      : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.access)];
   const paged = isPaged(route.query);
   // One router layer per route: with tracing on, the Koa instrumentation makes one span per layer,
   // so the route is one span (named by its pattern) around the key, rate-limit and load spans.

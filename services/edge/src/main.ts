@@ -1,12 +1,12 @@
 import {
   createLogger,
+  createRedisClient,
   CursorSeal,
   drainHttpServer,
   Lifecycle,
   loadConfigOrExit,
   startMetricsServer,
 } from "@odds/platform";
-import { createClient } from "redis";
 import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
@@ -48,11 +48,7 @@ async function main(): Promise<void> {
   const eventsGateway = new EventsGateway(clients.events);
 
   // Commands fail at once while Redis is down (no offline queue), so the limiter can fail open or closed.
-  const redis = createClient({
-    url: config.REDIS_URL,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
-  });
+  const redis = createRedisClient(config.REDIS_URL);
   const breaker = { breakAfterFailures: config.STORE_BREAK_AFTER_FAILURES, probeAfterMs: config.STORE_PROBE_AFTER_MS };
   const limiter = new RateLimiter(redis, {
     failMode: config.RATE_LIMIT_FAIL_MODE,

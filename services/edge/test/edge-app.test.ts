@@ -1,6 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import { testRedisUrl } from "@odds/local";
-import { CursorSeal, metricsRegistry } from "@odds/platform";
+import { CursorSeal, KeyRevisions, metricsRegistry } from "@odds/platform";
 import { common, pageLimits } from "@odds/proto";
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
@@ -179,6 +179,7 @@ beforeAll(async () => {
   downstreams = await startDownstreams(logger, fakeUsage, feed);
   redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
   await redis.connect();
+  fakeUsage.revisions = new KeyRevisions(redis, logger);
   recorder = new UsageRecorder(new UsageGateway(downstreams.usageClient), logger, 60_000);
   fakeUsage.add(baseKey, "base", { email: "base@example.com" });
   fakeUsage.add(liteKey, "lite", {
@@ -273,12 +274,39 @@ describe("API keys", () => {
     expect((await request(server).get(`/v2/widgets/?apiKey=${baseKey}`)).status).toBe(200);
   });
 
-  it("caches the plan: repeated requests resolve the key once", async () => {
+  it("caches the plan: a key is looked up when first seen and once more under its revision, then not again", async () => {
     const fresh = key("base");
     fakeUsage.add(fresh, "base");
     const before = fakeUsage.resolveCalls;
-    for (let i = 0; i < 3; i += 1) await request(server).get("/v2/widgets/").set("x-api-key", fresh);
-    expect(fakeUsage.resolveCalls - before).toBe(1);
+    for (let i = 0; i < 5; i += 1) await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    expect(fakeUsage.resolveCalls - before).toBe(2);
+  });
+
+  it("refuses a key deactivated at the usage service from its next request but one, long before the grant cache's 60 s", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base");
+    const get = () => request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    for (let i = 0; i < 2; i += 1) expect((await get()).status).toBe(200);
+    await fakeUsage.change(fresh, { isActive: false });
+    // Admitted under the grant it holds; its admission returns the key's new revision.
+    expect((await get()).status).toBe(200);
+    const res = await get();
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ success: false, error: "Inactive API key" });
+  });
+
+  it("keeps serving a key whose revision did not move, with no lookup, for the grant cache's lifetime", async () => {
+    const fresh = key("base");
+    const other = key("base");
+    fakeUsage.add(fresh, "base");
+    fakeUsage.add(other, "base");
+    for (let i = 0; i < 2; i += 1) await request(server).get("/v2/widgets/").set("x-api-key", fresh);
+    // Another key's change is not this key's: its revision is its own.
+    await fakeUsage.change(other, { isActive: false });
+    const before = fakeUsage.resolveCalls;
+    for (let i = 0; i < 3; i += 1)
+      expect((await request(server).get("/v2/widgets/").set("x-api-key", fresh)).status).toBe(200);
+    expect(fakeUsage.resolveCalls).toBe(before);
   });
 
   it("caches an unknown key too, so repeated bad keys do not reach the usage service each time", async () => {
@@ -703,12 +731,36 @@ describe("GET /v2/account/usage", () => {
   it("answers 404 Not found when the key's record is gone", async () => {
     const fresh = key("base");
     fakeUsage.add(fresh, "base");
-    expect((await request(server).get("/v2/account/usage").set("x-api-key", fresh)).status).toBe(200);
-    fakeUsage.keys.clear();
-    const res = await request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    const get = () => request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    // Two calls: the second's grant is looked up under the key's revision.
+    for (let call = 0; call < 2; call += 1) expect((await get()).status).toBe(200);
+    await fakeUsage.change(fresh, "removed");
+    const res = await get();
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, error: "Not found" });
-    fakeUsage.add(baseKey, "base", { email: "base@example.com" });
+    // The edge then looks the key up again, and no longer knows it.
+    expect((await get()).status).toBe(401);
+  });
+
+  it("shows the admitting grant with no key read while the key's revision is unchanged, and reads the record fresh once it moved", async () => {
+    const fresh = key("base");
+    fakeUsage.add(fresh, "base", { email: "before@example.com" });
+    const get = () => request(server).get("/v2/account/usage").set("x-api-key", fresh);
+    // The first call's grant was looked up before any admission of the key; the second is looked up again, under its revision.
+    for (let call = 0; call < 2; call += 1) expect((await get()).status).toBe(200);
+    const reads = fakeUsage.resolveCalls;
+    for (let call = 0; call < 5; call += 1) {
+      const res = await get();
+      expect(res.body.notice).toBeUndefined();
+      expect(res.body.data[0]).toMatchObject({ email: "before@example.com", isActive: true });
+    }
+    expect(fakeUsage.resolveCalls).toBe(reads);
+    // The grant cache holds the key for 60 s in this app; the call after the change shows it all the same.
+    await fakeUsage.change(fresh, { email: "after@example.com" });
+    const changed = await get();
+    expect(changed.body.data[0]).toMatchObject({ email: "after@example.com" });
+    expect(changed.body.notice).toBeUndefined();
+    expect(fakeUsage.resolveCalls).toBe(reads + 1);
   });
 
   it("answers 200 with the record that admitted the request, and a notice, while the usage service cannot answer", async () => {

@@ -7,6 +7,7 @@ import { freePort, startRedis, testStoresDir, type RedisServer } from "@odds/loc
 import {
   createGrpcClient,
   currentThenChanges,
+  type KeyRevisions,
   NotFoundError,
   serverStreamingHandler,
   startGrpcServer,
@@ -43,13 +44,17 @@ export function plan(tier: string, limits: usage.WindowLimit[] = []): usage.Plan
   });
 }
 
-/** An in-process usage service holding keys in memory, reached over real gRPC. */
+/**
+ * An in-process usage service holding keys in memory, reached over real gRPC. `change` alters a
+ * key's record and writes its revision to Redis with `revisions`, as the usage service does.
+ */
 export class FakeUsageService {
   readonly keys = new Map<string, usage.ResolveKeyResponse>();
   readonly recorded: usage.RecordUsageRequest[] = [];
   resolveCalls = 0;
   /** While set, key lookups fail UNAVAILABLE, as while the usage service's pod is replaced. */
   unavailable = false;
+  revisions: KeyRevisions | undefined;
 
   add(
     apiKey: string,
@@ -67,6 +72,16 @@ export class FakeUsageService {
       plan: plan(tier, options.limits),
     });
     return keyHash.slice(0, 16);
+  }
+
+  /** Changes a key's record (or removes it), then writes the key's new revision. */
+  async change(apiKey: string, change: Partial<Pick<usage.KeyRecord, "isActive" | "email">> | "removed") {
+    const keyHash = hashOf(apiKey);
+    const held = this.keys.get(keyHash);
+    if (!held?.key || !this.revisions) throw new Error("change needs a known key and revisions");
+    if (change === "removed") this.keys.delete(keyHash);
+    else this.keys.set(keyHash, { ...held, key: { ...held.key, ...change } });
+    await this.revisions.changed(held.key.keyId);
   }
 
   implementation(logger: Logger): usage.UsageServiceServer {

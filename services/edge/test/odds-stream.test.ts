@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { testRedisUrl, type RedisServer } from "@odds/local";
-import { createLogger } from "@odds/platform";
+import { createLogger, KeyRevisions } from "@odds/platform";
 import { v1, type usage } from "@odds/proto";
 import { createClient } from "redis";
 import WebSocket from "ws";
@@ -166,6 +166,7 @@ beforeAll(async () => {
   downstreams = await startDownstreams(logger, fakeUsage, fakeEvents);
   redis = createClient({ url: testRedisUrl(), disableOfflineQueue: true });
   await redis.connect();
+  fakeUsage.revisions = new KeyRevisions(redis, logger);
   limiter = new RateLimiter(redis, { failMode: "closed", logger, limits: PATIENT });
   const usageGateway = new UsageGateway(downstreams.usageClient);
   const eventsGateway = new EventsGateway(downstreams.eventsClient);
@@ -226,6 +227,27 @@ describe("v1 odds stream: quota", () => {
     expect((await again.closed).code).toBe(STREAM_CLOSE.quotaExhausted.code);
     expect(again.snapshots).toEqual([]);
   }, 60_000);
+});
+
+describe("v1 odds stream: a deactivated key", () => {
+  it("closes with 4410 at the refresh after the one whose admission brought the key's new revision, long before the grant cache's 60 s", async () => {
+    const { apiKey } = addKey("pro");
+    const client = new StreamClient(apiKey, EVENTS.slice(0, 1));
+    await client.received(1);
+    publishCycle();
+    // The key is looked up again for this refresh, under the revision the first snapshot's admission returned.
+    await client.received(2);
+    await fakeUsage.change(apiKey, { isActive: false });
+    publishCycle();
+    // Sent under the grant the stream holds; its admission returns the key's new revision.
+    await client.received(3);
+    publishCycle();
+    expect(await client.closed).toEqual({
+      code: STREAM_CLOSE.keyDeactivated.code,
+      reason: STREAM_CLOSE.keyDeactivated.reason,
+    });
+    expect(client.snapshots).toHaveLength(3);
+  });
 });
 
 describe("v1 odds stream: one read per cycle", () => {

@@ -1,7 +1,7 @@
 // Fixed instants are in the future: counters expire at their window end, so a past instant would vanish at once.
 import { randomBytes } from "node:crypto";
 import { freePort, testRedisUrl, type RedisServer } from "@odds/local";
-import { createLogger } from "@odds/platform";
+import { createLogger, KEY_REVISION_TTL_MS, keyRevisionKey, KeyRevisions } from "@odds/platform";
 import { createClient } from "redis";
 import {
   RateLimiter,
@@ -145,6 +145,26 @@ describe("RateLimiter against Redis", () => {
     const refused = await limiter.admit(keyID, [quota("per-minute", 2)], now + 20);
     expect(refused).toMatchObject({ allowed: false });
     expect(refused.counts).toBeUndefined();
+  });
+
+  it("returns the key's revision token with every admission, allowed or refused: none written, then each new one", async () => {
+    const keyID = freshKey();
+    const now = Date.UTC(2030, 10, 21, 11, 45, 0);
+    const quotas = [quota("per-minute", 2)];
+    expect((await limiter.admit(keyID, quotas, now)).keyRevision).toBe("");
+    const revisions = new KeyRevisions(redis, logger);
+    await revisions.changed(keyID);
+    const first = await redis.get(keyRevisionKey(keyID));
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await redis.pTTL(keyRevisionKey(keyID))).toBeGreaterThan(KEY_REVISION_TTL_MS - 60_000);
+    expect((await limiter.admit(keyID, quotas, now)).keyRevision).toBe(first);
+    await revisions.changed(keyID);
+    const refused = await limiter.admit(keyID, quotas, now);
+    expect(refused.allowed).toBe(false);
+    expect(refused.keyRevision).toBe(await redis.get(keyRevisionKey(keyID)));
+    expect(refused.keyRevision).not.toBe(first);
+    // Another key's revision is its own.
+    expect((await limiter.admit(freshKey(), quotas, now)).keyRevision).toBe("");
   });
 
   it("counts every window of one request atomically, and none when any window refuses", async () => {
@@ -296,10 +316,10 @@ describe("RateLimiter round trips (its own redis-server, so no other test's comm
       [...after].map(([name, calls]) => [name, calls - (before.get(name) ?? 0)]).filter(([, n]) => n !== 0),
     );
     // Five EVALSHA calls and nothing else from the client; commandstats also counts what the script
-    // runs inside: per call 3 HMGET, 3 + 3 HINCRBY (entities carried, then the request), and a
-    // PEXPIREAT only where a hash gets its first counter: the first call's carried entities land on
-    // hashes that held none (3); the windows' request counters were made by the first admission.
-    expect(ran).toEqual({ evalsha: 5, hmget: 15, hincrby: 30, pexpireat: 3 });
+    // runs inside: per call 3 HMGET, 3 + 3 HINCRBY (entities carried, then the request), a GET of the
+    // key's revision, and a PEXPIREAT only where a hash gets its first counter: the first call's carried
+    // entities land on hashes that held none (3); the windows' request counters were made by the first admission.
+    expect(ran).toEqual({ evalsha: 5, get: 5, hmget: 15, hincrby: 30, pexpireat: 3 });
     // 10 + 4 x 10 = 50 entities before the fifth request: under 55, admitted; the sixth sees 60.
     expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true]);
     const refused = await limited.admit(keyID, quotas, now + 2);

@@ -18,3 +18,5 @@ export * from "./store-calls";
 export * from "./call-deadline";
 export * from "./packed-json";
 export * from "./shared-instances";
+export * from "./key-revision";
+export * from "./redis";

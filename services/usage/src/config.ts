@@ -17,6 +17,8 @@ export const DEFAULT_PLANS_FILE = join(__dirname, "..", "plans.yaml");
 export const usageConfigSchema = baseConfigSchema.extend({
   GRPC_PORT: env.port(50054),
   USAGE_MONGODB_URI: env.mongoUri(),
+  /** The edges' Redis: a key's record changed here gets a new revision there (see KeyRevisions). */
+  REDIS_URL: env.redisUrl().default("redis://127.0.0.1:6379"),
   PLANS_FILE: z.string().min(1).default(DEFAULT_PLANS_FILE),
   BOOTSTRAP_API_KEYS: z
     .string()

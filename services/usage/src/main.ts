@@ -1,5 +1,7 @@
 import {
   connectMongo,
+  createRedisClient,
+  KeyRevisions,
   createLogger,
   ensureIndexes,
   Lifecycle,
@@ -9,6 +11,7 @@ import {
 } from "@odds/platform";
 import { usage } from "@odds/proto";
 import { usageConfigSchema } from "./config";
+
 import { KEY_INDEXES, KeyRegistry } from "./keys";
 import { PlanBook } from "./plans";
 import { usageService } from "./rpc";
@@ -24,6 +27,11 @@ async function main(): Promise<void> {
   await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
   const keys = new KeyRegistry(store.db);
   const rollups = new UsageRollups(store.db);
+  // While Redis is down a key change stands without its revision (KeyRevisions logs it).
+  const redis = createRedisClient(config.REDIS_URL);
+  redis.on("error", () => undefined);
+  redis.connect().catch(() => undefined);
+  const revisions = new KeyRevisions(redis, logger);
 
   for (const seed of config.BOOTSTRAP_API_KEYS) {
     const record = await keys.seed(seed.apiKey, seed);
@@ -37,7 +45,7 @@ async function main(): Promise<void> {
       {
         name: "odds.usage.v1.UsageService",
         definition: usage.UsageServiceService,
-        implementation: usageService(logger, { keys, plans, rollups }),
+        implementation: usageService(logger, { keys, plans, rollups, revisions }),
       },
     ],
   });
@@ -48,6 +56,9 @@ async function main(): Promise<void> {
     "metrics",
     () => new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve())),
   );
+  lifecycle.onShutdown("redis", async () => {
+    if (redis.isOpen) await redis.quit();
+  });
   lifecycle.onShutdown("mongo", () => store.close());
   lifecycle.listen();
 }

@@ -1,11 +1,15 @@
 import { status } from "@grpc/grpc-js";
-import { testMongoUri } from "@odds/local";
+import { freePort, testMongoUri, testRedisUrl } from "@odds/local";
 import {
   callUnary,
   connectMongo,
   createGrpcClient,
   createLogger,
+  createRedisClient,
   ensureIndexes,
+  keyRevisionKey,
+  KeyRevisions,
+  type RedisClient,
   startGrpcServer,
   type MongoStore,
   type RunningGrpcServer,
@@ -24,13 +28,11 @@ let server: RunningGrpcServer;
 let client: usage.UsageServiceClient;
 let keys: KeyRegistry;
 let rollups: UsageRollups;
+let redis: RedisClient;
 
-beforeAll(async () => {
-  store = await connectMongo(testMongoUri("usage"), { appName: "usage-test", logger });
-  await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
-  keys = new KeyRegistry(store.db);
-  rollups = new UsageRollups(store.db);
-  server = await startGrpcServer({
+/** The usage service over real gRPC on the test store, writing key revisions with `revisions`. */
+async function startUsage(revisions: KeyRevisions) {
+  const started = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
     logger,
@@ -38,18 +40,35 @@ beforeAll(async () => {
       {
         name: "odds.usage.v1.UsageService",
         definition: usage.UsageServiceService,
-        implementation: usageService(logger, { keys, plans: PlanBook.fromFile(DEFAULT_PLANS_FILE), rollups }),
+        implementation: usageService(logger, {
+          keys,
+          plans: PlanBook.fromFile(DEFAULT_PLANS_FILE),
+          rollups,
+          revisions,
+        }),
       },
     ],
   });
-  client = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${server.port}`, {
+  const connected = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${started.port}`, {
     defaultDeadlineMs: 5_000,
   });
+  return { server: started, client: connected };
+}
+
+beforeAll(async () => {
+  store = await connectMongo(testMongoUri("usage"), { appName: "usage-test", logger });
+  await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
+  keys = new KeyRegistry(store.db);
+  rollups = new UsageRollups(store.db);
+  redis = createRedisClient(testRedisUrl());
+  await redis.connect();
+  ({ server, client } = await startUsage(new KeyRevisions(redis, logger)));
 });
 
 afterAll(async () => {
   client.close();
   await server.shutdown(1_000);
+  await redis.quit();
   await store.close();
 });
 
@@ -115,6 +134,49 @@ describe("UsageService over gRPC", () => {
     expect((await callUnary(client, client.setKeyActive, { keyId, isActive: true })).isActive).toBe(true);
     const listed = await callUnary(client, client.listKeys, {});
     expect(listed.keys.map((key) => key.keyId)).toContain(keyId);
+  });
+
+  it("gives a key a new revision token in Redis as it is created and each time it is (de)activated", async () => {
+    const created = await callUnary(client, client.createKey, { tier: "base", customerId: "", email: "" });
+    const keyId = created.key!.keyId;
+    const revision = () => redis.get(keyRevisionKey(keyId));
+    const seen = [await revision()];
+    await callUnary(client, client.setKeyActive, { keyId, isActive: false });
+    seen.push(await revision());
+    await callUnary(client, client.setKeyActive, { keyId, isActive: true });
+    seen.push(await revision());
+    expect(seen.every((token) => typeof token === "string" && token.length > 0)).toBe(true);
+    expect(new Set(seen).size).toBe(3);
+  });
+
+  it("still changes a key when Redis cannot be reached: the change is stored and answered, and logged", async () => {
+    const unreachable = createRedisClient(`redis://127.0.0.1:${await freePort()}`);
+    unreachable.on("error", () => undefined);
+    // Not awaited: the client keeps trying to connect, as a service's does while Redis is down.
+    unreachable.connect().catch(() => undefined);
+    const warnings: string[] = [];
+    const warnLogger = Object.assign(Object.create(logger), { warn: (_: object, msg: string) => warnings.push(msg) });
+    const offline = await startUsage(new KeyRevisions(unreachable, warnLogger));
+    try {
+      const created = await callUnary(offline.client, offline.client.createKey, {
+        tier: "lite",
+        customerId: "",
+        email: "",
+      });
+      const keyId = created.key!.keyId;
+      const startedMs = Date.now();
+      await callUnary(offline.client, offline.client.setKeyActive, { keyId, isActive: false });
+      expect(Date.now() - startedMs).toBeLessThan(5_000);
+      const resolved = await callUnary(client, client.resolveKey, { keyHash: hashApiKey(created.apiKey) });
+      expect(resolved.key?.isActive).toBe(false);
+      expect(await redis.get(keyRevisionKey(keyId))).toBeNull();
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toContain("revision could not be written");
+    } finally {
+      offline.client.close();
+      await offline.server.shutdown(1_000);
+      unreachable.destroy();
+    }
   });
 
   it("answers NOT_FOUND when deactivating an unknown keyID", async () => {

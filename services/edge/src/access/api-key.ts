@@ -26,6 +26,13 @@ export interface KeyGrant {
   caller: common.Caller;
   /** The plan's rate-limit windows (null = unlimited). */
   quotas: WindowQuota[];
+  /**
+   * The key's revision token this grant was looked up under: the one this edge's admissions last
+   * returned for the key before the lookup began (undefined when none had). An admission returning
+   * the same token means no change of the key's record completed since, so the grant is as current
+   * as a lookup made then (see keyRevisionKey).
+   */
+  revision?: string;
 }
 
 /** The key sent in `x-api-key` (header names are case-insensitive) or the `apiKey` query parameter. */
@@ -86,6 +93,17 @@ interface CachedGrant {
   /** undefined: the usage service does not know the key (cached too, so a flood of one bad key stays at the edge). */
   grant: KeyGrant | undefined;
   resolvedAtMs: number;
+  /** The key's revision token the latest admission returned. */
+  observedRevision?: string;
+}
+
+/** Unknown keys and keys no admission has reported on are current for the cache's lifetime alone. */
+function isCurrent(cached: CachedGrant): boolean {
+  return (
+    cached.grant === undefined ||
+    cached.observedRevision === undefined ||
+    cached.grant.revision === cached.observedRevision
+  );
 }
 
 export interface KeyAccessOptions {
@@ -103,6 +121,9 @@ export interface KeyAccessOptions {
  * Resolves keys to their plan through the usage service and caches the answer for a few
  * seconds (unknown keys as well). Keys are hashed on arrival; the cache is addressed by keyID
  * and the full hash is compared in constant time. Unknown keys resolve to undefined.
+ * A grant is looked up again sooner when an admission returns another revision token for its key
+ * than the one it was looked up under (`observeRevision`): the key's record changed (deactivated,
+ * say), and the key's next request at this edge sees it.
  * While the usage service or its store cannot answer (down, hung, past the deadline), a key's
  * last good answer is served for up to `staleGrantMs`, so the routes that serve from memory
  * keep serving; a key never seen before fails with the lookup's error.
@@ -128,7 +149,9 @@ export class KeyAccess {
     const keyID = keyHash.toString("hex").slice(0, 16);
     const cachedEntry = this.cache.get(keyID);
     const cached = cachedEntry && timingSafeEqual(cachedEntry.keyHash, keyHash) ? cachedEntry : undefined;
-    if (cached && nowMs - cached.resolvedAtMs < this.options.freshMs) return cached.grant;
+    if (cached && nowMs - cached.resolvedAtMs < this.options.freshMs && isCurrent(cached)) return cached.grant;
+    // Taken before the lookup starts: a change whose revision is written later is not in this grant's tag.
+    const revision = cached?.observedRevision;
 
     let resolved: usage.ResolveKeyResponse;
     try {
@@ -154,13 +177,23 @@ export class KeyAccess {
       plan: resolved.plan,
       caller: callerFromPlan(resolved.key.keyId, resolved.plan),
       quotas: quotasOf(resolved.plan),
+      revision,
     };
     this.remember(keyID, keyHash, grant, nowMs);
     return grant;
   }
 
+  /** Notes the revision token an admission of the key returned (see KeyGrant.revision). No I/O. */
+  observeRevision(keyID: string, revision: string): void {
+    const held = this.cache.peek(keyID);
+    if (held) held.observedRevision = revision;
+  }
+
   private remember(keyID: string, keyHash: Buffer, grant: KeyGrant | undefined, nowMs: number): void {
-    this.cache.set(keyID, { keyHash, grant, resolvedAtMs: nowMs });
+    // An observation made while the lookup ran is kept: it may already say the grant is behind.
+    const held = this.cache.peek(keyID);
+    const observedRevision = held?.keyHash.equals(keyHash) ? held.observedRevision : undefined;
+    this.cache.set(keyID, { keyHash, grant, resolvedAtMs: nowMs, observedRevision });
   }
 
   private noteStale(err: unknown, nowMs: number): void {

@@ -6,16 +6,21 @@ import type { RateWindow } from "../ratelimit/windows";
 import { edgeMetrics } from "../system/metrics";
 import { inactiveApiKey, invalidApiKey, rateLimitExceeded, serviceUnavailable } from "./errors";
 
-/** A key's counters per window as one request was admitted (that request counted). */
-export type AdmittedCounts = () => Map<RateWindow, WindowCount>;
+/** What the admission of one request returned. */
+export interface Admitted {
+  /** The key's counters per window as the request was admitted (that request counted). */
+  counts: () => Map<RateWindow, WindowCount>;
+  /** The key's revision token then (see KeyGrant.revision). */
+  keyRevision: string;
+}
 
 /** What the keyed middlewares leave on ctx.state for the route. */
 export interface KeyedState {
   grant: KeyGrant;
   /** Objects in `data`, set by the envelope writer. */
   entities?: number;
-  /** The key's counters in every window as this request was admitted (absent when Redis was not reached). */
-  admitted?: AdmittedCounts;
+  /** What this request's admission returned (absent when Redis was not reached). */
+  admitted?: Admitted;
 }
 
 /** Where a contract takes the key from (v2: x-api-key or apiKey; v1: Authorization: Bearer). */
@@ -36,11 +41,11 @@ export function authenticate(access: KeyAccess, presented: KeyPresentation = pre
 
 /**
  * Counts the request in every window before serving (429 when a window is exhausted): one Redis
- * call, which also adds the entities of the key's earlier responses. The entities of this
- * response are handed to the limiter (carried by the key's next request) and buffered with the
- * request for the usage rollups; neither costs I/O here.
+ * call, which also adds the entities of the key's earlier responses and returns the key's revision
+ * (handed to the grant cache). The entities of this response are handed to the limiter (carried by
+ * the key's next request) and buffered with the request for the usage rollups; neither costs I/O here.
  */
-export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder): Middleware {
+export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder, access: KeyAccess): Middleware {
   return async (ctx, next) => {
     const state = ctx.state as KeyedState;
     const quotas = state.grant.quotas;
@@ -51,7 +56,8 @@ export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder): Middle
       if (err instanceof RateLimiterUnavailableError) throw serviceUnavailable("rate limiting is unavailable");
       throw err;
     }
-    const headline = admission.headline;
+    const { headline, counts, keyRevision } = admission;
+    if (keyRevision !== undefined) access.observeRevision(state.grant.keyID, keyRevision);
     if (headline) {
       ctx.set("X-RateLimit-Limit", String(headline.limit));
       ctx.set("X-RateLimit-Remaining", String(headline.remaining));
@@ -61,7 +67,7 @@ export function rateLimit(limiter: RateLimiter, recorder: UsageRecorder): Middle
       edgeMetrics.rateLimitRejections.inc({ tier: state.grant.plan.tier, window: headline?.window ?? "unknown" });
       throw rateLimitExceeded(headline?.window ?? "a", headline?.resetSeconds ?? 1);
     }
-    state.admitted = admission.counts;
+    if (counts && keyRevision !== undefined) state.admitted = { counts, keyRevision };
     try {
       await next();
     } finally {

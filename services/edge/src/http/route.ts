@@ -1,7 +1,7 @@
 import type { common } from "@odds/proto";
 import type { z } from "zod";
 import type { KeyGrant } from "../access/api-key";
-import type { AdmittedCounts } from "./admission";
+import type { Admitted } from "./admission";
 import type { HeavyPages } from "./heavy-pages";
 
 export type Caller = common.Caller;
@@ -45,7 +45,8 @@ interface RouteShape<Q extends z.ZodType> {
 
 /**
  * A route behind the API key: the key is checked and the call counted before `load`, which also
- * gets the key's counters as this call was admitted (absent when the rate limiter was not reached).
+ * gets what this call's admission returned: the key's counters and revision (absent when the rate
+ * limiter was not reached).
  */
 export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<Q> {
   keyed?: true;
@@ -53,7 +54,7 @@ export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<
    * `heldTag`: the tag of the page the caller holds for these very parameters and plan. A route whose
    * source tags pages passes it on, and answers `unchanged` when the source says the page is the same.
    */
-  load(params: z.output<Q>, grant: KeyGrant, admitted?: AdmittedCounts, heldTag?: string): Promise<RouteAnswer>;
+  load(params: z.output<Q>, grant: KeyGrant, admitted?: Admitted, heldTag?: string): Promise<RouteAnswer>;
 }
 
 /** A route anyone may call (/health). */

@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
 import DataLoader from "dataloader";
-import { storeCallPolicy, type Logger, type StoreCallLimits, type StoreCallPolicy } from "@odds/platform";
-import type { createClient } from "redis";
+import {
+  keyRevisionKey,
+  storeCallPolicy,
+  type Logger,
+  type RedisClient,
+  type StoreCallLimits,
+  type StoreCallPolicy,
+} from "@odds/platform";
 import { secondsUntilReset, windowAt, type RateWindow, type WindowSpan } from "./windows";
 
-export type RedisClient = ReturnType<typeof createClient>;
+export type { RedisClient } from "@odds/platform";
 
 /** One window of a plan: null = unlimited. */
 export interface WindowQuota {
@@ -39,6 +45,8 @@ export interface Admission {
    * the key's earlier entities added. What /account/usage reports, without a second Redis call.
    */
   counts?: () => Map<RateWindow, WindowCount>;
+  /** The key's revision token as this request was admitted ("" when none was written); absent when not enforced. */
+  keyRevision?: string;
 }
 
 function countsOf(states: WindowState[]): Map<RateWindow, WindowCount> {
@@ -56,7 +64,8 @@ export class RateLimiterUnavailableError extends Error {
 /**
  * One script checks and counts every window of a key atomically, and first adds the entities
  * the key's earlier responses served (carried here instead of a call of their own).
- * KEYS: the n window hashes to admit, then m window hashes that receive carried entities.
+ * KEYS: the key's revision (`keyRevisionKey`), the n window hashes to admit, then m window hashes
+ * that receive carried entities.
  * ARGV: n, then per admitted window max-requests, max-entities (-1 = unlimited) and the window
  * end (ms) for PEXPIREAT, then per carried hash the entities to add and its window end.
  * Carried entities are added before the check, so a request sees everything served before it.
@@ -67,13 +76,14 @@ export class RateLimiterUnavailableError extends Error {
  * A window's hash gets its expiry (its window end, plus a second) once, when the script creates it: a
  * request counter that becomes 1, or carried entities landing on a hash with none. A hash is only ever
  * made here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
- * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ...}.
+ * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ..., revision}:
+ * the key's revision token last ("" when none was written), read in the same atomic step.
  */
 export const RATE_LIMIT_SCRIPT = `
 local n = tonumber(ARGV[1])
 local carriedBase = 1 + n * 3
-for j = 1, #KEYS - n do
-  local key = KEYS[n + j]
+for j = 1, #KEYS - 1 - n do
+  local key = KEYS[1 + n + j]
   local add = tonumber(ARGV[carriedBase + (j - 1) * 2 + 1])
   if redis.call("HINCRBY", key, "e", add) == add then
     redis.call("PEXPIREAT", key, tonumber(ARGV[carriedBase + (j - 1) * 2 + 2]) + 1000)
@@ -85,7 +95,7 @@ for i = 1, n do
   local base = 1 + (i - 1) * 3
   local maxRequests = tonumber(ARGV[base + 1])
   local maxEntities = tonumber(ARGV[base + 2])
-  local values = redis.call("HMGET", KEYS[i], "r", "e")
+  local values = redis.call("HMGET", KEYS[1 + i], "r", "e")
   local r = tonumber(values[1]) or 0
   local e = tonumber(values[2]) or 0
   current[i] = {r, e}
@@ -97,14 +107,15 @@ end
 for i = 1, n do
   local r = current[i][1]
   if out[1] == 1 then
-    r = redis.call("HINCRBY", KEYS[i], "r", 1)
+    r = redis.call("HINCRBY", KEYS[1 + i], "r", 1)
     if r == 1 then
-      redis.call("PEXPIREAT", KEYS[i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
+      redis.call("PEXPIREAT", KEYS[1 + i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
     end
   end
   table.insert(out, r)
   table.insert(out, current[i][2])
 end
+table.insert(out, redis.call("GET", KEYS[1]) or "")
 return out
 `;
 
@@ -257,14 +268,16 @@ export class RateLimiter {
     if (quotas.length === 0) return { allowed: true, enforced: true };
     const reply = await this.run(keyID, quotas, this.takeUnsent(keyID), nowMs);
     if (!reply) return { allowed: true, enforced: false };
+    const keyRevision = reply.keyRevision;
     if (reply.allowed) {
       const { states } = reply;
-      return { allowed: true, enforced: true, headline: tightestWindow(states, nowMs), counts: () => countsOf(states) };
+      const headline = tightestWindow(states, nowMs);
+      return { allowed: true, enforced: true, headline, counts: () => countsOf(states), keyRevision };
     }
     const refusing = reply.refusing;
     const atRequestLimit = refusing.quota.maxRequests !== null && refusing.requests >= refusing.quota.maxRequests;
     const limit = atRequestLimit ? refusing.quota.maxRequests : refusing.quota.maxEntities;
-    return { allowed: false, enforced: true, headline: headlineOf(refusing, limit ?? 0, nowMs) };
+    return { allowed: false, enforced: true, headline: headlineOf(refusing, limit ?? 0, nowMs), keyRevision };
   }
 
   /**
@@ -339,9 +352,12 @@ export class RateLimiter {
     quotas: WindowQuota[],
     carried: UnsentEntities[],
     nowMs: number,
-  ): Promise<{ allowed: true; states: WindowState[] } | { allowed: false; refusing: WindowState } | undefined> {
+  ): Promise<
+    | (({ allowed: true; states: WindowState[] } | { allowed: false; refusing: WindowState }) & { keyRevision: string })
+    | undefined
+  > {
     const spans = quotas.map((quota) => windowAt(quota.window, nowMs));
-    const keys = spans.map((span) => this.keyOf(keyID, span));
+    const keys = [keyRevisionKey(keyID), ...spans.map((span) => this.keyOf(keyID, span))];
     const args = [String(quotas.length)];
     quotas.forEach((quota, index) => {
       args.push(String(quota.maxRequests ?? -1), String(quota.maxEntities ?? -1), String(spans[index]?.endMs ?? nowMs));
@@ -354,10 +370,12 @@ export class RateLimiter {
       }
     }
     let reply: number[];
+    let keyRevision: string;
     try {
-      const raw = await this.scriptCalls.load({ keys, arguments: args });
+      const raw = (await this.scriptCalls.load({ keys, arguments: args })) as unknown[];
       this.reachable = true;
-      reply = (raw as unknown[]).map(Number);
+      keyRevision = String(raw[raw.length - 1]);
+      reply = raw.slice(0, -1).map(Number);
     } catch (err) {
       this.markUnreachable(err as Error);
       if (carried.length > 0) {
@@ -374,7 +392,9 @@ export class RateLimiter {
       entities: reply[3 + index * 2] ?? 0,
     }));
     const refusing = states[(reply[1] ?? 0) - 1];
-    return reply[0] === 1 || !refusing ? { allowed: true, states } : { allowed: false, refusing };
+    return reply[0] === 1 || !refusing
+      ? { allowed: true, states, keyRevision }
+      : { allowed: false, refusing, keyRevision };
   }
 
   /**

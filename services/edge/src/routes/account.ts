@@ -3,7 +3,7 @@ import { hasGrpcStatus } from "@odds/platform";
 import type { objects, usage } from "@odds/proto";
 import { quotasOf, type KeyGrant } from "../access/api-key";
 import type { FreshKeyReads } from "../access/fresh-key-reads";
-import type { AdmittedCounts } from "../http/admission";
+import type { Admitted } from "../http/admission";
 import type { RoutePage } from "../http/route";
 import type { RateLimiter, WindowCount } from "../ratelimit/rate-limiter";
 import type { RateWindow } from "../ratelimit/windows";
@@ -48,10 +48,13 @@ export const KEY_RECORD_AS_ADMITTED =
   "The key record could not be read just now: its tier and limits are shown as this request was admitted.";
 
 /**
- * GET /account/usage: the key record read fresh (not from the plan cache; one read of a key at a
- * time, see FreshKeyReads); NOT_FOUND when it is gone. While the usage service cannot answer (a pod
- * being replaced, its store down), the record that admitted this very request is shown, with a
- * notice, rather than failing a route whose contract lists no server error. The counters are those
+ * GET /account/usage: the key record as current as a fresh read. When this call's admission
+ * returned the revision token the admitting grant was looked up under, no change of the key's
+ * record completed since that lookup began, and the grant is shown with no read at all (see
+ * KeyGrant.revision). Otherwise the record is read fresh from the usage service (one read of a key
+ * at a time, see FreshKeyReads); NOT_FOUND when it is gone. While the usage service cannot answer
+ * (a pod being replaced, its store down), the record that admitted this very request is shown, with
+ * a notice, rather than failing a route whose contract lists no server error. The counters are those
  * the admission script returned for this call (it counted), so the route costs no Redis call of its
  * own; only when the limiter was not reached are they read from Redis again.
  */
@@ -59,17 +62,20 @@ export async function loadAccountUsage(
   grant: KeyGrant,
   keyReads: FreshKeyReads,
   limiter: RateLimiter,
-  admitted: AdmittedCounts | undefined,
+  admitted: Admitted | undefined,
 ): Promise<RoutePage> {
-  let resolved: usage.ResolveKeyResponse | undefined;
-  try {
-    resolved = await keyReads.resolve(grant.keyHash);
-  } catch (err) {
-    if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) throw err;
+  const current = grant.revision !== undefined && admitted?.keyRevision === grant.revision;
+  let resolved: usage.ResolveKeyResponse | undefined = current ? { key: grant.key, plan: grant.plan } : undefined;
+  if (!resolved) {
+    try {
+      resolved = await keyReads.resolve(grant.keyHash);
+    } catch (err) {
+      if (hasGrpcStatus(err, GrpcStatus.NOT_FOUND)) throw err;
+    }
   }
   const key = resolved?.key ?? grant.key;
   const plan = resolved?.plan ?? grant.plan;
-  const counts = admitted ? admitted() : await limiter.current(grant.keyID, quotasOf(plan));
+  const counts = admitted ? admitted.counts() : await limiter.current(grant.keyID, quotasOf(plan));
   const items = [Buffer.from(JSON.stringify(accountUsage(key, plan, counts)))];
   return resolved ? { items, nextCursor: null } : { items, nextCursor: null, notice: KEY_RECORD_AS_ADMITTED };
 }

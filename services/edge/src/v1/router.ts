@@ -63,7 +63,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       routeScope(route.errors),
       authenticate(options.access, bearerApiKey),
       ...(route.requires ? [requirePlanFeature(route.requires, `GET ${V1_PREFIX}${route.path}`)] : []),
-      rateLimit(options.limiter, options.recorder),
+      rateLimit(options.limiter, options.recorder, options.access),
       async (ctx) => {
         const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
         const grant = (ctx.state as KeyedState).grant;
@@ -96,7 +96,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
         routeScope([400, 404, 500, 503]),
         authenticate(options.access, bearerApiKey),
         requirePlanFeature("history", `GET ${V1_PREFIX}/history/files/{league}/{day}`),
-        rateLimit(options.limiter, options.recorder),
+        rateLimit(options.limiter, options.recorder, options.access),
       ],
       options.historyFiles,
     );

@@ -235,6 +235,8 @@ export class OddsStream implements CycleListener {
       }
       throw err;
     }
+    // A moved revision makes the key's next lookup (at the next refresh or heartbeat) a fresh one.
+    if (admission.keyRevision !== undefined) this.deps.access.observeRevision(grant.keyID, admission.keyRevision);
     if (!admission.allowed) {
       const headline = admission.headline;
       const waitMs = headline ? headline.resetAtMs - Date.now() : Infinity;
