@@ -1,9 +1,9 @@
 import {
   connectMongo,
-  createRedisClient,
-  KeyRevisions,
   createLogger,
+  createRedisClient,
   ensureIndexes,
+  KeyRevisions,
   Lifecycle,
   loadConfigOrExit,
   startGrpcServer,
@@ -11,7 +11,6 @@ import {
 } from "@odds/platform";
 import { usage } from "@odds/proto";
 import { usageConfigSchema } from "./config";
-
 import { KEY_INDEXES, KeyRegistry } from "./keys";
 import { PlanBook } from "./plans";
 import { usageService } from "./rpc";

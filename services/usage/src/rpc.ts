@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { unaryHandler, type Logger } from "@odds/platform";
+import { unaryHandler, type KeyRevisions, type Logger } from "@odds/platform";
 import { usage } from "@odds/proto";
-import type { KeyRevisions } from "@odds/platform";
 import type { ApiKeyRecord, KeyRegistry } from "./keys";
 import type { Plan, PlanBook } from "./plans";
 import type { UsageRollups } from "./usage-rollups";

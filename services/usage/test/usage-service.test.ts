@@ -164,9 +164,7 @@ describe("UsageService over gRPC", () => {
         email: "",
       });
       const keyId = created.key!.keyId;
-      const startedMs = Date.now();
       await callUnary(offline.client, offline.client.setKeyActive, { keyId, isActive: false });
-      expect(Date.now() - startedMs).toBeLessThan(5_000);
       const resolved = await callUnary(client, client.resolveKey, { keyHash: hashApiKey(created.apiKey) });
       expect(resolved.key?.isActive).toBe(false);
       expect(await redis.get(keyRevisionKey(keyId))).toBeNull();
