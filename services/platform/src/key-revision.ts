@@ -37,9 +37,13 @@ export class KeyRevisions {
   constructor(
     private readonly redis: RedisClient,
     private readonly logger: Logger,
-    timeoutMs = KEY_REVISION_TIMEOUT_MS,
+    private readonly options: {
+      timeoutMs?: number;
+      /** Counts the writes that failed (a service's metric). */
+      failures?: { inc(): void };
+    } = {},
   ) {
-    this.deadline = callDeadline(timeoutMs);
+    this.deadline = callDeadline(options.timeoutMs ?? KEY_REVISION_TIMEOUT_MS);
   }
 
   async changed(keyID: string): Promise<void> {
@@ -50,6 +54,7 @@ export class KeyRevisions {
           .set(keyRevisionKey(keyID), randomUUID(), { expiration: { type: "PX", value: KEY_REVISION_TTL_MS } }),
       );
     } catch (err) {
+      this.options.failures?.inc();
       this.logger.warn(
         { keyID, err: { message: (err as Error).message } },
         "key changed, but its revision could not be written: edges see the change when their grant cache expires",

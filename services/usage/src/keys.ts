@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { InvalidArgumentError, NotFoundError } from "@odds/platform";
+import { InvalidArgumentError, NotFoundError, type KeyRevisions } from "@odds/platform";
 import type { Collection, Db, IndexDescription } from "mongodb";
 import { TIERS, type Tier } from "./plans";
 
@@ -62,11 +62,18 @@ function checkTier(tier: string): Tier {
   return tier as Tier;
 }
 
-/** API keys, stored only as hashes and addressed by keyID. */
+/**
+ * API keys, stored only as hashes and addressed by keyID. A key created, activated or deactivated
+ * gets a new revision once the change is stored (see KeyRevisions), so the edges see the change at
+ * the key's next request.
+ */
 export class KeyRegistry {
   private readonly keys: Collection<ApiKeyDocument>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly revisions: KeyRevisions,
+  ) {
     this.keys = db.collection<ApiKeyDocument>("api_keys");
   }
 
@@ -89,10 +96,14 @@ export class KeyRegistry {
     const tier = checkTier(request.tier);
     const apiKey = mintApiKey(tier);
     const record = await this.store(apiKey, { ...request, tier });
+    await this.revisions.changed(record.keyID);
     return { apiKey, record };
   }
 
-  /** Seeds a known key (deployment bootstrap). Idempotent: an existing key keeps its state. */
+  /**
+   * Seeds a known key (deployment bootstrap). Idempotent: an existing key keeps its state. No
+   * revision is written: the service seeds as it starts, before it answers any lookup.
+   */
   async seed(apiKey: string, request: NewKey): Promise<ApiKeyRecord> {
     const keyHash = hashApiKey(apiKey);
     const existing = await this.keys.findOne({ _id: keyIdOf(keyHash) });
@@ -103,6 +114,7 @@ export class KeyRegistry {
   async setActive(keyID: string, isActive: boolean): Promise<ApiKeyRecord> {
     const doc = await this.keys.findOneAndUpdate({ _id: keyID }, { $set: { isActive } }, { returnDocument: "after" });
     if (!doc) throw new NotFoundError(`no key with keyID ${keyID}`);
+    await this.revisions.changed(keyID);
     return toRecord(doc);
   }
 

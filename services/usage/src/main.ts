@@ -12,6 +12,7 @@ import {
 import { usage } from "@odds/proto";
 import { usageConfigSchema } from "./config";
 import { KEY_INDEXES, KeyRegistry } from "./keys";
+import { keyRevisionWriteFailures } from "./metrics";
 import { PlanBook } from "./plans";
 import { usageService } from "./rpc";
 import { ROLLUP_INDEXES, UsageRollups } from "./usage-rollups";
@@ -24,13 +25,13 @@ async function main(): Promise<void> {
   const plans = PlanBook.fromFile(config.PLANS_FILE);
   const store = await connectMongo(config.USAGE_MONGODB_URI, { appName: "usage", logger });
   await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
-  const keys = new KeyRegistry(store.db);
-  const rollups = new UsageRollups(store.db);
-  // While Redis is down a key change stands without its revision (KeyRevisions logs it).
+  // While Redis is down a key change stands without its revision (KeyRevisions logs and counts it).
   const redis = createRedisClient(config.REDIS_URL);
   redis.on("error", () => undefined);
   redis.connect().catch(() => undefined);
-  const revisions = new KeyRevisions(redis, logger);
+  const revisions = new KeyRevisions(redis, logger, { failures: keyRevisionWriteFailures });
+  const keys = new KeyRegistry(store.db, revisions);
+  const rollups = new UsageRollups(store.db);
 
   for (const seed of config.BOOTSTRAP_API_KEYS) {
     const record = await keys.seed(seed.apiKey, seed);
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       {
         name: "odds.usage.v1.UsageService",
         definition: usage.UsageServiceService,
-        implementation: usageService(logger, { keys, plans, rollups, revisions }),
+        implementation: usageService(logger, { keys, plans, rollups }),
       },
     ],
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { unaryHandler, type KeyRevisions, type Logger } from "@odds/platform";
+import { unaryHandler, type Logger } from "@odds/platform";
 import { usage } from "@odds/proto";
 import type { ApiKeyRecord, KeyRegistry } from "./keys";
 import type { Plan, PlanBook } from "./plans";
@@ -36,13 +36,10 @@ export function planMessage(plan: Plan): usage.Plan {
   });
 }
 
-/**
- * Maps UsageService RPCs onto the key registry, the plan book and the usage rollups. A key's record
- * changed here gets a new revision (see KeyRevisions) before the call answers.
- */
+/** Maps UsageService RPCs onto the key registry, the plan book and the usage rollups. */
 export function usageService(
   logger: Logger,
-  deps: { keys: KeyRegistry; plans: PlanBook; rollups: UsageRollups; revisions: KeyRevisions },
+  deps: { keys: KeyRegistry; plans: PlanBook; rollups: UsageRollups },
 ): usage.UsageServiceServer {
   return {
     resolveKey: unaryHandler(logger, async (req: usage.ResolveKeyRequest) => {
@@ -59,13 +56,11 @@ export function usageService(
     }),
     createKey: unaryHandler(logger, async (req: usage.CreateKeyRequest) => {
       const created = await deps.keys.create({ tier: req.tier, customerID: req.customerId, email: req.email });
-      await deps.revisions.changed(created.record.keyID);
       logger.info({ keyID: created.record.keyID, tier: created.record.tier }, "API key created");
       return { apiKey: created.apiKey, key: keyMessage(created.record) };
     }),
     setKeyActive: unaryHandler(logger, async (req: usage.SetKeyActiveRequest) => {
       const record = await deps.keys.setActive(req.keyId, req.isActive);
-      await deps.revisions.changed(record.keyID);
       logger.info({ keyID: record.keyID, isActive: record.isActive }, "API key state changed");
       return keyMessage(record);
     }),

@@ -32,6 +32,7 @@ let redis: RedisClient;
 
 /** The usage service over real gRPC on the test store, writing key revisions with `revisions`. */
 async function startUsage(revisions: KeyRevisions) {
+  const registry = new KeyRegistry(store.db, revisions);
   const started = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
@@ -40,29 +41,23 @@ async function startUsage(revisions: KeyRevisions) {
       {
         name: "odds.usage.v1.UsageService",
         definition: usage.UsageServiceService,
-        implementation: usageService(logger, {
-          keys,
-          plans: PlanBook.fromFile(DEFAULT_PLANS_FILE),
-          rollups,
-          revisions,
-        }),
+        implementation: usageService(logger, { keys: registry, plans: PlanBook.fromFile(DEFAULT_PLANS_FILE), rollups }),
       },
     ],
   });
   const connected = createGrpcClient(usage.UsageServiceClient, `127.0.0.1:${started.port}`, {
     defaultDeadlineMs: 5_000,
   });
-  return { server: started, client: connected };
+  return { server: started, client: connected, keys: registry };
 }
 
 beforeAll(async () => {
   store = await connectMongo(testMongoUri("usage"), { appName: "usage-test", logger });
   await ensureIndexes(store.db, { ...KEY_INDEXES, ...ROLLUP_INDEXES });
-  keys = new KeyRegistry(store.db);
   rollups = new UsageRollups(store.db);
   redis = createRedisClient(testRedisUrl());
   await redis.connect();
-  ({ server, client } = await startUsage(new KeyRevisions(redis, logger)));
+  ({ server, client, keys } = await startUsage(new KeyRevisions(redis, logger)));
 });
 
 afterAll(async () => {
@@ -156,7 +151,10 @@ describe("UsageService over gRPC", () => {
     unreachable.connect().catch(() => undefined);
     const warnings: string[] = [];
     const warnLogger = Object.assign(Object.create(logger), { warn: (_: object, msg: string) => warnings.push(msg) });
-    const offline = await startUsage(new KeyRevisions(unreachable, warnLogger));
+    let failures = 0;
+    const offline = await startUsage(
+      new KeyRevisions(unreachable, warnLogger, { failures: { inc: () => (failures += 1) } }),
+    );
     try {
       const created = await callUnary(offline.client, offline.client.createKey, {
         tier: "lite",
@@ -168,8 +166,10 @@ describe("UsageService over gRPC", () => {
       const resolved = await callUnary(client, client.resolveKey, { keyHash: hashApiKey(created.apiKey) });
       expect(resolved.key?.isActive).toBe(false);
       expect(await redis.get(keyRevisionKey(keyId))).toBeNull();
+      // Created, then deactivated: two changes, neither with its revision; each logged and counted.
       expect(warnings).toHaveLength(2);
       expect(warnings[0]).toContain("revision could not be written");
+      expect(failures).toBe(2);
     } finally {
       offline.client.close();
       await offline.server.shutdown(1_000);
