@@ -13,6 +13,7 @@ import {
   type ServiceName,
 } from "@odds/local";
 import { admittedPath, type BareBody } from "./bare-server";
+import { ratioTo, referenceFailures } from "./ratio";
 import { spreadOrder } from "./cold-order";
 import { CpuSampler } from "./cpu-sampler";
 import { runDirFor } from "./dataset-copy";
@@ -533,13 +534,11 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             responseBytes: index === undefined ? 0 : readFileSync(bodies[index]!.file).length,
             api,
             ...(bareResult ? { bare: bareResult } : {}),
-            // No ratio where either side completed nothing: 0 would read as "measured, and slow".
-            ...(bareResult && api.requests > 0 && bareResult.requests > 0
-              ? { ratio: api.requestsPerSecond / bareResult.requestsPerSecond }
-              : {}),
+            ...(bareResult && ratioTo(api, bareResult) !== undefined ? { ratio: ratioTo(api, bareResult) } : {}),
             ...(admitted ? { admitted } : {}),
-            ...(admitted && bareResult && admitted.requests > 0 && bareResult.requests > 0
-              ? { admittedRatio: admitted.requestsPerSecond / bareResult.requestsPerSecond }
+            // The floor over the bare server: none where the floor itself failed (its Redis call refused).
+            ...(admitted && admitted.non2xx === 0 && ratioTo(admitted, bareResult) !== undefined
+              ? { admittedRatio: ratioTo(admitted, bareResult) }
               : {}),
             peakRssMb: stackPeakRssMb(stack),
             window: { from: loadFrom, to: loadTo, duringCycle: false },
@@ -549,8 +548,12 @@ export async function runApiBench(report: (line: string) => void, interruption: 
           report(
             `  ${benchCase.name} ${mode} c=${connections}: ${rate(api)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
               `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx} (${api.windowSeconds} s)` +
-              (bareResult ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms` : "") +
-              (admitted ? ` | bare + Redis ${rate(admitted)} req/s p99 ${fmt(admitted.p99Ms, 1)} ms` : "") +
+              (bareResult
+                ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms${referenceFailures(bareResult)}`
+                : "") +
+              (admitted
+                ? ` | bare + Redis ${rate(admitted)} req/s p99 ${fmt(admitted.p99Ms, 1)} ms${referenceFailures(admitted)}`
+                : "") +
               (row.cpuMsPerRequest
                 ? ` | CPU ms a request: ${Object.entries(row.cpuMsPerRequest)
                     .sort(([, a], [, b]) => b - a)

@@ -7,7 +7,8 @@
 // floor of any edge that counts every request in Redis, as the contract's rate limits require.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { RATE_LIMIT_SCRIPT } from "@odds/edge/dist/ratelimit/rate-limiter";
+import { RATE_LIMIT_SCRIPT, scriptCall } from "@odds/edge/dist/ratelimit/rate-limiter";
+import { keyRevisionKey } from "@odds/platform";
 import { objects } from "@odds/proto";
 import { createClient } from "redis";
 
@@ -33,19 +34,16 @@ type RedisClient = ReturnType<typeof createClient>;
 async function admission(redis: RedisClient, prefix: string): Promise<() => Promise<unknown>> {
   const sha = await redis.scriptLoad(RATE_LIMIT_SCRIPT);
   // The windows end a day after the start: the keys (a prefix of the bench's own) outlive the run.
-  const endMs = String(Date.now() + 86_400_000);
-  const windows = objects.RATE_WINDOWS;
-  const keys = windows.map((window) => admittedWindowKey(prefix, window));
+  const endMs = Date.now() + 86_400_000;
+  const keys = objects.RATE_WINDOWS.map((window) => admittedWindowKey(prefix, window));
   // Every window admitted, with limits never reached (finite, so every comparison runs), then one entity
-  // carried into each window. Built once: the floor does no work of its own per request.
-  const call = {
-    keys: [...keys, ...keys],
-    arguments: [
-      String(windows.length),
-      ...windows.flatMap(() => ["1000000000000", "1000000000000", endMs]),
-      ...windows.flatMap(() => ["1", endMs]),
-    ],
-  };
+  // carried into each window, and the key's revision read (its hash tag is the windows'), as the edge's
+  // call does. Built once: the floor does no work of its own per request.
+  const call = scriptCall(
+    keyRevisionKey("key"),
+    keys.map((key) => ({ key, maxRequests: 1e12, maxEntities: 1e12, endMs })),
+    keys.map((key) => ({ key, entities: 1, endMs })),
+  );
   return () => redis.evalSha(sha, call);
 }
 

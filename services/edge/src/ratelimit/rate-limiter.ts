@@ -135,9 +135,39 @@ const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 const MAX_SCRIPT_BATCH = 128;
 
 /** One call of the rate-limit script. */
-interface ScriptCall {
+export interface ScriptCall {
   keys: string[];
   arguments: string[];
+}
+
+/** A window hash the script admits in: its limits (null = unlimited) and its end, for its expiry. */
+export interface AdmittedWindow {
+  key: string;
+  maxRequests: number | null;
+  maxEntities: number | null;
+  endMs: number;
+}
+
+/** A window hash that receives carried entities. */
+export interface CarriedEntities {
+  key: string;
+  entities: number;
+  endMs: number;
+}
+
+/** The script's KEYS and ARGV (laid out as RATE_LIMIT_SCRIPT reads them), the one place that knows the layout. */
+export function scriptCall(revisionKey: string, admitted: AdmittedWindow[], carried: CarriedEntities[]): ScriptCall {
+  const keys = [revisionKey];
+  const args = [String(admitted.length)];
+  for (const window of admitted) {
+    keys.push(window.key);
+    args.push(String(window.maxRequests ?? -1), String(window.maxEntities ?? -1), String(window.endMs));
+  }
+  for (const window of carried) {
+    keys.push(window.key);
+    args.push(String(window.entities), String(window.endMs));
+  }
+  return { keys, arguments: args };
 }
 
 /** The script's reply, loading it first when Redis does not hold it (a restart, a flush). */
@@ -357,22 +387,25 @@ export class RateLimiter {
     | undefined
   > {
     const spans = quotas.map((quota) => windowAt(quota.window, nowMs));
-    const keys = [keyRevisionKey(keyID), ...spans.map((span) => this.keyOf(keyID, span))];
-    const args = [String(quotas.length)];
-    quotas.forEach((quota, index) => {
-      args.push(String(quota.maxRequests ?? -1), String(quota.maxEntities ?? -1), String(spans[index]?.endMs ?? nowMs));
+    const admitted = quotas.map((quota, index) => {
+      const span = spans[index] ?? windowAt(quota.window, nowMs);
+      return {
+        key: this.keyOf(keyID, span),
+        maxRequests: quota.maxRequests,
+        maxEntities: quota.maxEntities,
+        endMs: span.endMs,
+      };
     });
-    for (const held of carried) {
-      for (const quota of held.quotas) {
+    const carriedTo = carried.flatMap((held) =>
+      held.quotas.map((quota) => {
         const span = windowAt(quota.window, held.servedAtMs);
-        keys.push(this.keyOf(keyID, span));
-        args.push(String(held.entities), String(span.endMs));
-      }
-    }
+        return { key: this.keyOf(keyID, span), entities: held.entities, endMs: span.endMs };
+      }),
+    );
     let reply: number[];
     let keyRevision: string;
     try {
-      const raw = (await this.scriptCalls.load({ keys, arguments: args })) as unknown[];
+      const raw = (await this.scriptCalls.load(scriptCall(keyRevisionKey(keyID), admitted, carriedTo))) as unknown[];
       this.reachable = true;
       keyRevision = String(raw[raw.length - 1]);
       reply = raw.slice(0, -1).map(Number);
