@@ -527,6 +527,9 @@ export async function runApiBench(report: (line: string) => void, interruption: 
                   { origin: bare.origin, paths: [admittedPath(index)], headers, connections },
                   interruption,
                 );
+          const ratio = ratioTo(api, bareResult);
+          // The floor over the bare server: none where the floor itself failed (its Redis call refused).
+          const admittedRatio = admitted && admitted.non2xx === 0 ? ratioTo(admitted, bareResult) : undefined;
           const row: CaseRow = {
             case: benchCase.name,
             mode,
@@ -534,12 +537,9 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             responseBytes: index === undefined ? 0 : readFileSync(bodies[index]!.file).length,
             api,
             ...(bareResult ? { bare: bareResult } : {}),
-            ...(bareResult && ratioTo(api, bareResult) !== undefined ? { ratio: ratioTo(api, bareResult) } : {}),
+            ...(ratio !== undefined ? { ratio } : {}),
             ...(admitted ? { admitted } : {}),
-            // The floor over the bare server: none where the floor itself failed (its Redis call refused).
-            ...(admitted && admitted.non2xx === 0 && ratioTo(admitted, bareResult) !== undefined
-              ? { admittedRatio: ratioTo(admitted, bareResult) }
-              : {}),
+            ...(admittedRatio !== undefined ? { admittedRatio } : {}),
             peakRssMb: stackPeakRssMb(stack),
             window: { from: loadFrom, to: loadTo, duringCycle: false },
             ...(api.requests > 0 ? { cpuMsPerRequest: perRequest(cpuUsed, api.requests) } : {}),

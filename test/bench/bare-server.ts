@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { RATE_LIMIT_SCRIPT, scriptCall } from "@odds/edge/dist/ratelimit/rate-limiter";
-import { keyRevisionKey } from "@odds/platform";
+import { keyRevisionKey, type RedisClient } from "@odds/platform";
 import { objects } from "@odds/proto";
 import { createClient } from "redis";
 
@@ -28,8 +28,6 @@ export function admittedPath(index: number): string {
 export function admittedWindowKey(prefix: string, window: string): string {
   return `${prefix}:{key}:${window}`;
 }
-
-type RedisClient = ReturnType<typeof createClient>;
 
 async function admission(redis: RedisClient, prefix: string): Promise<() => Promise<unknown>> {
   const sha = await redis.scriptLoad(RATE_LIMIT_SCRIPT);

@@ -37,13 +37,10 @@ export class KeyRevisions {
   constructor(
     private readonly redis: RedisClient,
     private readonly logger: Logger,
-    private readonly options: {
-      timeoutMs?: number;
-      /** Counts the writes that failed (a service's metric). */
-      failures?: { inc(): void };
-    } = {},
+    /** Counts the writes that failed (a service's metric). */
+    private readonly options: { failures?: { inc(): void } } = {},
   ) {
-    this.deadline = callDeadline(options.timeoutMs ?? KEY_REVISION_TIMEOUT_MS);
+    this.deadline = callDeadline(KEY_REVISION_TIMEOUT_MS);
   }
 
   async changed(keyID: string): Promise<void> {
