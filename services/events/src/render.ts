@@ -1,3 +1,4 @@
+import { frameItems } from "@odds/platform";
 import type { events, objects } from "@odds/proto";
 
 /**
@@ -218,8 +219,6 @@ function sideMember(oddID: string, side: Omit<ContractOdds, "altLines">): string
   return `${JSON.stringify(oddID)}:${JSON.stringify(side)}`;
 }
 
-const COMMA = Buffer.from(",");
-
 /**
  * `JSON.stringify(object)` split around one member's value: the JSON before it (ending in
  * `"key":{`) and after it (starting with that value's closing `}`).
@@ -239,11 +238,5 @@ function objectJsonAround(object: object, key: string): [Buffer, Buffer] {
 
 /** The object's bytes with `members` (each `"name":value`) as the split member's value. */
 function joinObject([head, tail]: [Buffer, Buffer], members: Buffer[]): Buffer {
-  const parts: Buffer[] = [head];
-  members.forEach((member, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(member);
-  });
-  parts.push(tail);
-  return Buffer.concat(parts);
+  return frameItems(members, head, tail);
 }

@@ -6,6 +6,7 @@ import {
   createGrpcClient,
   decodeJsonPage,
   encodeJsonPage,
+  frameItems,
   JSON_PAGE_METHODS,
   startGrpcServer,
   unaryHandler,
@@ -31,27 +32,33 @@ const PAGES: common.JsonPage[] = [
 ];
 
 describe("encodeJsonPage", () => {
-  it("writes the generated encoder's bytes, byte for byte", () => {
+  it("writes the generated encoder's bytes, byte for byte, with room to frame a large page in", () => {
     for (const page of PAGES) {
-      expect(encodeJsonPage(page).equals(Buffer.from(common.JsonPage.encode(page).finish()))).toBe(true);
+      const large = page.items.reduce((sum, item) => sum + item.length, 0) >= 64 * 1024;
+      const expected = common.JsonPage.encode({ ...page, frameRoom: large ? Buffer.alloc(1024) : undefined }).finish();
+      expect(encodeJsonPage(page).equals(Buffer.from(expected))).toBe(true);
     }
   });
 });
 
 describe("decodeJsonPage", () => {
-  it("reads what the generated decoder reads", () => {
+  it("reads what the generated decoder reads, but the room", () => {
     for (const page of PAGES) {
-      const bytes = Buffer.from(common.JsonPage.encode(page).finish());
-      expect(decodeJsonPage(bytes)).toEqual(common.JsonPage.decode(bytes));
+      for (const bytes of [Buffer.from(common.JsonPage.encode(page).finish()), encodeJsonPage(page)]) {
+        const expected = common.JsonPage.decode(Buffer.from(bytes));
+        expect(decodeJsonPage(bytes)).toEqual({ ...expected, frameRoom: undefined });
+      }
     }
   });
 
   it("gives the items as views of the message, not copies", () => {
-    const bytes = encodeJsonPage(PAGES[1]!);
-    const page = decodeJsonPage(bytes);
-    expect(page.items.map((item) => item.buffer)).toEqual(page.items.map(() => bytes.buffer));
-    bytes[2] = 0x5b;
-    expect(page.items[0]!.toString()).toBe("[}");
+    for (const page of [PAGES[1]!, PAGES[2]!]) {
+      const bytes = encodeJsonPage(page);
+      const decoded = decodeJsonPage(bytes);
+      expect(decoded.items.map((item) => item.buffer)).toEqual(decoded.items.map(() => bytes.buffer));
+      bytes[decoded.items[0]!.byteOffset - bytes.byteOffset] = 0x5b;
+      expect(decoded.items[0]!.toString()).toBe("[}");
+    }
   });
 
   it("skips fields it does not know, as the generated decoder does", () => {
@@ -60,6 +67,129 @@ describe("decodeJsonPage", () => {
     const page = decodeJsonPage(bytes);
     expect(page.items.map(String)).toEqual(PAGES[1]!.items.map(String));
     expect([page.nextCursor, page.notice, page.objects]).toEqual(["eyJ2IjoxfQ", "partial", 300]);
+  });
+});
+
+/** A deterministic generator (mulberry32), so a failing case can be run again. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Items of every length header size (one to three bytes, the lengths either side of each step). */
+function itemsOf(next: () => number, count: number): Buffer[] {
+  const lengths = [0, 1, 127, 128, 129, 16_383, 16_384, 16_385, 40_000];
+  return Array.from({ length: count }, (_, index) => {
+    const length = next() < 0.5 ? lengths[Math.floor(next() * lengths.length)]! : Math.floor(next() * 3_000);
+    return Buffer.alloc(length, String.fromCharCode(97 + (index % 26)));
+  });
+}
+
+const HEAD = Buffer.from('{"success":true,"data":[');
+
+/** The envelope as a copy makes it: what `frameItems` must give in every case. */
+function copied(items: readonly Uint8Array[], head: Uint8Array, tail: Uint8Array): Buffer {
+  const parts: Uint8Array[] = [head];
+  items.forEach((item, index) => parts.push(...(index > 0 ? [Buffer.from(","), item] : [item])));
+  return Buffer.concat([...parts, tail]);
+}
+
+/** `framed` lies within the message `bytes` (small Buffers share Node's pool, so the same ArrayBuffer says nothing). */
+function inMessage(framed: Buffer, bytes: Buffer): boolean {
+  return (
+    framed.buffer === bytes.buffer &&
+    framed.byteOffset >= bytes.byteOffset &&
+    framed.byteOffset + framed.length <= bytes.byteOffset + bytes.length
+  );
+}
+
+describe("frameItems", () => {
+  it("frames a received page's items as a copy would, in its message where the page is large", () => {
+    const next = random(16);
+    for (let round = 0; round < 200; round++) {
+      const items = itemsOf(next, 1 + Math.floor(next() * 40));
+      const page = common.JsonPage.create({ items, nextCursor: next() < 0.5 ? "c".repeat(300) : "", tag: "t" });
+      // Our encoder puts the other fields after the items; these put them before and between them too.
+      const encodings = [
+        encodeJsonPage(page),
+        Buffer.concat([
+          common.JsonPage.encode({ ...page, items: [] }).finish(),
+          ...items.map((item, index) =>
+            Buffer.concat([
+              common.JsonPage.encode(common.JsonPage.create({ items: [item] })).finish(),
+              ...(index % 3 === 1 ? [common.JsonPage.encode({ ...page, items: [] }).finish()] : []),
+            ]),
+          ),
+        ]),
+      ];
+      for (const [index, bytes] of encodings.entries()) {
+        // Only our encoder leaves room; without it a page fits if its own fields left enough.
+        const framedInPlace = index === 0 ? bytes.length >= 64 * 1024 : undefined;
+        const decoded = decodeJsonPage(bytes);
+        expect(decoded.items.map((item) => Buffer.compare(item, items[decoded.items.indexOf(item)]!))).toEqual(
+          items.map(() => 0),
+        );
+        expect([decoded.nextCursor, decoded.tag]).toEqual([page.nextCursor, "t"]);
+        const tail = Buffer.from(`],"nextCursor":${JSON.stringify(decoded.nextCursor)}}`);
+        const framed = frameItems(decoded.items, HEAD, tail);
+        expect(framed.equals(copied(items, HEAD, tail))).toBe(true);
+        if (framedInPlace !== undefined) expect(inMessage(framed, bytes)).toBe(framedInPlace);
+        // The items are where they were, framed or not.
+        expect(decoded.items.every((item, index) => item.equals(items[index]!))).toBe(true);
+      }
+    }
+  });
+
+  it("copies a page framed a second time, and leaves the first frame as it was", () => {
+    const items = itemsOf(random(7), 30);
+    const bytes = encodeJsonPage(common.JsonPage.create({ items, nextCursor: "x".repeat(100) }));
+    const decoded = decodeJsonPage(bytes);
+    const first = frameItems(decoded.items, HEAD, Buffer.from(`],"nextCursor":"${"x".repeat(100)}"}`));
+    const firstBytes = Buffer.from(first);
+    const second = frameItems(decoded.items, HEAD, Buffer.from('],"nextCursor":"other"}'));
+    expect(inMessage(first, bytes)).toBe(true);
+    expect(inMessage(second, bytes)).toBe(false);
+    expect(first.equals(firstBytes)).toBe(true);
+    expect(second.equals(copied(items, HEAD, Buffer.from('],"nextCursor":"other"}')))).toBe(true);
+  });
+
+  it("copies a selection or a reordering of a page's items, and a frame larger than the room", () => {
+    const items = itemsOf(random(9), 30).map((item) => Buffer.concat([item, Buffer.alloc(3_000, "z")]));
+    const tail = Buffer.from("]}");
+    const variants: Array<(decoded: Buffer[]) => { items: Buffer[]; head: Buffer; tail: Buffer }> = [
+      (decoded) => ({ items: decoded.slice(1), head: HEAD, tail }),
+      (decoded) => ({ items: decoded.slice(0, -1), head: HEAD, tail }),
+      (decoded) => ({ items: [...decoded].reverse(), head: HEAD, tail }),
+      (decoded) => ({ items: decoded.map((item, index) => (index === 5 ? decoded[6]! : item)), head: HEAD, tail }),
+      (decoded) => ({
+        items: decoded.map((item, index) => (index === 5 ? Buffer.alloc(item.length, "q") : item)),
+        head: HEAD,
+        tail,
+      }),
+      (decoded) => ({ items: decoded, head: Buffer.alloc(33, "{"), tail }),
+      (decoded) => ({ items: decoded, head: HEAD, tail: Buffer.alloc(2_000, "}") }),
+    ];
+    for (const variant of variants) {
+      const bytes = encodeJsonPage(common.JsonPage.create({ items }));
+      const decoded = decodeJsonPage(bytes);
+      const framing = variant(decoded.items);
+      const framed = frameItems(framing.items, framing.head, framing.tail);
+      expect(inMessage(framed, bytes)).toBe(false);
+      expect(framed.equals(copied(framing.items, framing.head, framing.tail))).toBe(true);
+      expect(decoded.items.every((item, index) => item.equals(items[index]!))).toBe(true);
+    }
+  });
+
+  it("copies the items of a small page, and frames an empty page", () => {
+    const bytes = encodeJsonPage(common.JsonPage.create({ items: [Buffer.from("{}"), Buffer.from("[]")] }));
+    const framed = frameItems(decodeJsonPage(bytes).items, HEAD, Buffer.from("]}"));
+    expect(inMessage(framed, bytes)).toBe(false);
+    expect(framed.toString()).toBe('{"success":true,"data":[{},[]]}');
+    expect(frameItems([], HEAD, Buffer.from("]}")).toString()).toBe('{"success":true,"data":[]}');
   });
 });
 

@@ -1,8 +1,8 @@
+import { frameItems } from "@odds/platform";
 import type { Context } from "koa";
 import type { RoutePage } from "./route";
 
 const OPEN = Buffer.from('{"success":true,"data":[');
-const COMMA = Buffer.from(",");
 
 /**
  * Writes a success envelope. Items are contract objects already rendered as JSON by the
@@ -16,17 +16,11 @@ export function writePage(ctx: Context, page: RoutePage): void {
   ctx.state.entities = page.items.length;
 }
 
-/** The envelope's bytes for a page. */
+/** The envelope's bytes for a page (framed where a large page was received: see `frameItems`). */
 export function renderPage(page: RoutePage): Buffer {
-  const parts: Uint8Array[] = [OPEN];
-  page.items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(item);
-  });
   const tail: Record<string, unknown> = { nextCursor: page.nextCursor };
   if (page.notice) tail.notice = page.notice;
-  parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
-  return Buffer.concat(parts);
+  return frameItems(page.items, OPEN, Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
 }
 
 /** A single object route (health) uses the same envelope with its object as data. */

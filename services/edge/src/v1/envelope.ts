@@ -1,6 +1,5 @@
+import { frameItems } from "@odds/platform";
 import type { V1Page } from "./route";
-
-const COMMA = Buffer.from(",");
 
 /** The v1 links of a page: the request itself and the next page (its cursor bound to this query), or null. */
 export interface V1Links {
@@ -25,14 +24,13 @@ export function linksOf(path: string, query: URLSearchParams, nextCursor: string
  * spliced in as bytes. `meta.cost.objects` is what the response is charged against the key.
  */
 export function renderV1Body(page: V1Page, links: V1Links, data: "list" | "object"): Buffer {
-  const parts: Uint8Array[] = [Buffer.from(data === "list" ? '{"data":[' : '{"data":')];
-  page.items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(item);
-  });
   const meta = { count: page.items.length, cost: { objects: page.objects } };
-  parts.push(
+  return frameItems(
+    page.items,
+    data === "list" ? V1_LIST_OPEN : V1_OBJECT_OPEN,
     Buffer.from(`${data === "list" ? "]" : ""},"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`),
   );
-  return Buffer.concat(parts);
 }
+
+const V1_LIST_OPEN = Buffer.from('{"data":[');
+const V1_OBJECT_OPEN = Buffer.from('{"data":');

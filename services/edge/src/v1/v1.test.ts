@@ -1,5 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { v1 } from "@odds/proto";
+import { decodeJsonPage, encodeJsonPage } from "@odds/platform";
+import { common, v1 } from "@odds/proto";
 import { rejection } from "../../test/rejection";
 import { bearerApiKey } from "../access/api-key";
 import type { DownstreamClients } from "../gateways/clients";
@@ -170,6 +171,28 @@ describe("v1 envelope", () => {
     const one = JSON.parse(renderV1Body({ ...page, items: [page.items[0]!] }, body.links, "object").toString());
     expect(one.data).toEqual({ a: 1 });
     expect(v1.v1Meta.parse(one.meta)).toEqual(one.meta);
+  });
+
+  test("a large page received is framed where it arrived, as a list and as one object", () => {
+    const objects = Array.from({ length: 30 }, (_, index) => ({ id: `ev-${index}`, pad: "x".repeat(3_000) }));
+    const links = { self: `/v1/events?${"league_id=AFL&".repeat(20)}`, next: `/v1/events?cursor=${"c".repeat(300)}` };
+    for (const [data, expected] of [
+      ["list", objects],
+      ["object", objects[0]],
+    ] as const) {
+      const shown = data === "list" ? objects : [objects[0]!];
+      const bytes = encodeJsonPage(
+        common.JsonPage.create({ items: shown.map((object) => Buffer.from(JSON.stringify(object))) }),
+      );
+      const items = decodeJsonPage(bytes).items;
+      const body = renderV1Body({ items, nextCursor: null, objects: 30 }, links, data);
+      expect(JSON.parse(body.toString())).toEqual({
+        data: expected,
+        meta: { count: shown.length, cost: { objects: 30 } },
+        links,
+      });
+      expect(body.buffer).toBe(bytes.buffer);
+    }
   });
 
   test("problem types are stable URIs named after the title", () => {

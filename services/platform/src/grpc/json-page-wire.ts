@@ -5,23 +5,44 @@ import { common, type catalogue, type events, type history } from "@odds/proto";
 /** `items` is field 1, length-delimited. */
 const ITEMS_FIELD = 1;
 
+/** `frame_room`: see FRAME_ROOM_BYTES. */
+const FRAME_ROOM_FIELD = 8;
+
+/** A page at least this large carries room to be framed where it arrives, and is joined there. */
+const JOINED_MIN_BYTES = 64 * 1024;
+
+/**
+ * The room a large page carries (`frame_room`) for its receiver's envelope: more than the edge's
+ * openings and closings need (a sealed cursor, a notice, v1's links) beyond the bytes of the
+ * page's own other fields, which are free once decoded too. Under 2 % of the smallest such page.
+ */
+const FRAME_ROOM = Buffer.alloc(1024);
+
+/** Room kept before the joined items for what opens an envelope (`{"success":true,"data":[` is 24 bytes). */
+const HEAD_ROOM_BYTES = 32;
+
 /**
  * Serialises a JsonPage in one copy. Its items are Buffers rendered before the call (kept
  * renderings, market views, tick pages), often megabytes in all: the generated encoder copies them
  * into a writer that doubles as it grows, then copies its bytes out twice more (`finish()`,
  * `Buffer.from`). Here each item's field header is written by the protobuf writer and the items are
  * copied once, into a Buffer of the exact size; the other fields are the generated encoder's own
- * bytes. The same message on the wire as `common.JsonPage.encode`, byte for byte.
+ * bytes, with `frame_room` added to a large page. The same message on the wire as
+ * `common.JsonPage.encode` of that page, byte for byte.
  */
 export function encodeJsonPage(page: common.JsonPage): Buffer {
   const headers = new BinaryWriter();
   const itemHeaders = page.items.map((item) =>
     headers.tag(ITEMS_FIELD, WireType.LengthDelimited).uint32(item.length).finish(),
   );
-  const rest = common.JsonPage.encode({ ...page, items: [] }).finish();
-  let size = rest.length;
+  let size = 0;
   page.items.forEach((item, index) => (size += itemHeaders[index]!.length + item.length));
-  const out = Buffer.allocUnsafe(size);
+  const rest = common.JsonPage.encode({
+    ...page,
+    items: [],
+    frameRoom: size >= JOINED_MIN_BYTES ? FRAME_ROOM : page.frameRoom,
+  }).finish();
+  const out = Buffer.allocUnsafe(size + rest.length);
   let at = 0;
   page.items.forEach((item, index) => {
     out.set(itemHeaders[index]!, at);
@@ -33,30 +54,143 @@ export function encodeJsonPage(page: common.JsonPage): Buffer {
   return out;
 }
 
+const COMMA = 0x2c;
+
+/**
+ * Items of one received page laid out as the inside of their JSON array, in the message that
+ * carried them: `start` and `end` bound the joined items, `roomStart` and `roomEnd` the bytes the
+ * message held, all offsets into the items' ArrayBuffer. Everything in the room outside the items
+ * is free: the message's other fields were decoded before the items moved.
+ */
+interface JoinedItems {
+  count: number;
+  start: number;
+  end: number;
+  roomStart: number;
+  roomEnd: number;
+}
+
+/** Keyed by a page's first item, so a page framed once claims its room (see `frameItems`). */
+const joinedPages = new WeakMap<Uint8Array, JoinedItems>();
+
 /**
  * Reads a JsonPage whose items are views of the received message, not copies of it (the generated
  * decoder copies each item: `Buffer.from(Uint8Array)`). A page is read to be enveloped or parsed
  * and then dropped, so the views keep the message alive no longer than its copies would have been.
- * Every other field is read by the generated decoder.
+ * In a large message the items are also moved, in place, next to one another with a comma between
+ * each, so `frameItems` can frame them without copying them: the message is the decoder's own
+ * (grpc-js hands each received message to one deserialiser and keeps nothing of it). Every other
+ * field but `frame_room` is read by the generated decoder.
  */
 export function decodeJsonPage(bytes: Buffer): common.JsonPage {
   const reader = new BinaryReader(bytes);
-  const items: Buffer[] = [];
+  const starts: number[] = [];
+  const lengths: number[] = [];
   const rest: Uint8Array[] = [];
   while (reader.pos < reader.len) {
     const start = reader.pos;
     const [field, wireType] = reader.tag();
     if (field === ITEMS_FIELD && wireType === WireType.LengthDelimited) {
       const item = reader.bytes();
-      items.push(Buffer.from(item.buffer, item.byteOffset, item.byteLength));
+      starts.push(item.byteOffset - bytes.byteOffset);
+      lengths.push(item.byteLength);
+    } else if (field === FRAME_ROOM_FIELD) {
+      reader.skip(wireType, field);
     } else {
       reader.skip(wireType, field);
       rest.push(bytes.subarray(start, reader.pos));
     }
   }
   const page = common.JsonPage.decode(Buffer.concat(rest));
-  page.items = items;
+  page.items =
+    bytes.length >= JOINED_MIN_BYTES && starts.length > 0
+      ? joinInPlace(bytes, starts, lengths)
+      : starts.map((start, index) => bytes.subarray(start, start + lengths[index]!));
   return page;
+}
+
+/**
+ * Moves the items of `bytes` (at `starts`, ascending) so that they follow one another from
+ * HEAD_ROOM_BYTES on, a comma between each, and returns them as views there. Between two items
+ * the message held at least their field header (two bytes or more) and each item moves one byte
+ * closer to the previous, so the distance an item moves falls from each item to the next: moving
+ * those that go right last first, then those that go left first first, no item is overwritten
+ * before it has moved.
+ */
+function joinInPlace(bytes: Buffer, starts: number[], lengths: number[]): Buffer[] {
+  const joinedLength = lengths.reduce((sum, length) => sum + length, starts.length - 1);
+  const at = Math.min(HEAD_ROOM_BYTES, bytes.length - joinedLength);
+  const targets: number[] = [];
+  let next = at;
+  for (const length of lengths) {
+    targets.push(next);
+    next += length + 1;
+  }
+  const move = (index: number) => bytes.copy(bytes, targets[index]!, starts[index]!, starts[index]! + lengths[index]!);
+  for (let index = starts.length - 1; index >= 0; index--) if (targets[index]! > starts[index]!) move(index);
+  for (let index = 0; index < starts.length; index++) if (targets[index]! < starts[index]!) move(index);
+  const items = targets.map((target, index) => bytes.subarray(target, target + lengths[index]!));
+  for (const item of items.slice(0, -1)) bytes[item.byteOffset - bytes.byteOffset + item.length] = COMMA;
+  joinedPages.set(items[0]!, {
+    count: items.length,
+    start: bytes.byteOffset + at,
+    end: bytes.byteOffset + at + joinedLength,
+    roomStart: bytes.byteOffset,
+    roomEnd: bytes.byteOffset + bytes.length,
+  });
+  return items;
+}
+
+/**
+ * The bytes of `head`, the items joined by commas, then `tail`: a JSON array's items (or an
+ * object's members) between what opens and closes them, an envelope for a page. Items of a large received page (`decodeJsonPage`) are framed
+ * where they lie: `head` and `tail` are written into their message's free room and the answer is a
+ * view of it, so the page is not copied (for a page of megabytes, the copy and its fresh memory
+ * cost more than everything else the edge does with it but hashing and sending it). That room is
+ * claimed once; other items, a page framed again, or a frame too large for the room, are copied
+ * into one Buffer.
+ */
+export function frameItems(items: readonly Uint8Array[], head: Uint8Array, tail: Uint8Array): Buffer {
+  const first = items[0];
+  const joined = first && joinedPages.get(first);
+  if (
+    first &&
+    joined &&
+    head.length <= joined.start - joined.roomStart &&
+    tail.length <= joined.roomEnd - joined.end &&
+    isJoined(items, joined)
+  ) {
+    joinedPages.delete(first);
+    const framed = Buffer.from(
+      first.buffer,
+      joined.start - head.length,
+      head.length + (joined.end - joined.start) + tail.length,
+    );
+    framed.set(head, 0);
+    framed.set(tail, framed.length - tail.length);
+    return framed;
+  }
+  const parts: Uint8Array[] = [head];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA_BYTES);
+    parts.push(item);
+  });
+  parts.push(tail);
+  return Buffer.concat(parts);
+}
+
+const COMMA_BYTES = Buffer.from([COMMA]);
+
+/** `items` are exactly the joined items (not a selection or a reordering of them). */
+function isJoined(items: readonly Uint8Array[], joined: JoinedItems): boolean {
+  if (items.length !== joined.count) return false;
+  const buffer = items[0]!.buffer;
+  let at = joined.start;
+  for (const item of items) {
+    if (item.buffer !== buffer || item.byteOffset !== at) return false;
+    at += item.byteLength + 1;
+  }
+  return at - 1 === joined.end;
 }
 
 type Serialize<T> = (value: T) => Buffer;
