@@ -16,11 +16,25 @@ import { connectHistoryStores, type HistoryStores } from "../src/tier-stores";
 
 export const logger = createLogger("history-test", "silent");
 
+/**
+ * Every FerretDB a test file started, stopped after its tests however they ended: a test that fails
+ * before its own `stop` (or a `beforeAll` that fails after starting one) must not leave a server
+ * running past the test run. Stopping a stopped server does nothing.
+ */
+const ownServers: MongoServer[] = [];
+afterAll(async () => {
+  await Promise.all(ownServers.splice(0).map((server) => server.stop()));
+});
+
 /** A FerretDB of the test's own, so a test can stop it (archive down, live down). */
 export async function startOwnFerretDb(name: string): Promise<MongoServer & { restart(): Promise<MongoServer> }> {
   const port = await freePort();
   const dataDir = join(testStoresDir(), `${name}-${randomBytes(3).toString("hex")}`);
-  const start = () => startFerretDb({ name, port, dataDir, logFile: logPath(dataDir, name) });
+  const start = async () => {
+    const server = await startFerretDb({ name, port, dataDir, logFile: logPath(dataDir, name) });
+    ownServers.push(server);
+    return server;
+  };
   const server = await start();
   return { ...server, restart: start };
 }
