@@ -5,16 +5,17 @@ import { common, type catalogue, type events, type history } from "@odds/proto";
 /** `items` is field 1, length-delimited. */
 const ITEMS_FIELD = 1;
 
-/** `frame_room`: see FRAME_ROOM_BYTES. */
+/** `frame_room`, field 8: see FRAME_ROOM. */
 const FRAME_ROOM_FIELD = 8;
 
 /** A page at least this large carries room to be framed where it arrives, and is joined there. */
 const JOINED_MIN_BYTES = 64 * 1024;
 
 /**
- * The room a large page carries (`frame_room`) for its receiver's envelope: more than the edge's
- * openings and closings need (a sealed cursor, a notice, v1's links) beyond the bytes of the
- * page's own other fields, which are free once decoded too. Under 2 % of the smallest such page.
+ * The room a large page carries (`frame_room`) for its receiver's envelope, beyond the bytes of the
+ * page's own other fields (free once decoded too): enough for the edge's closings as requests make
+ * them (a sealed cursor, a notice, v1's links); a longer one, from a very long query, is copied as
+ * before. Under 2 % of the smallest such page.
  */
 const FRAME_ROOM = Buffer.alloc(1024);
 
