@@ -30,3 +30,21 @@ export async function getV1(
   if (as === "query") url.searchParams.set("apiKey", key);
   return fetchJson(url, headers);
 }
+
+/**
+ * A call whose key's plan may refuse it for a moment. The pro plan allows 5,000 entities a second, which a dense
+ * event's history pages can pass within one second, and suites running side by side share each tier's key. A 429
+ * is then the limit doing its job: this waits for its Retry-After and asks again, as a client is told to, a few
+ * times at most. Any other answer is returned as it is.
+ */
+export async function untilAdmitted<T extends { status: number; headers: Headers }>(
+  call: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await call();
+    if (res.status !== 429 || attempt === 5) return res;
+    const seconds = Number(res.headers.get("retry-after"));
+    if (!(seconds > 0)) throw new Error(`a 429 without a Retry-After: ${res.headers.get("retry-after")}`);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
+  }
+}

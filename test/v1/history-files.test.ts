@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "@odds/local";
 import { v1 } from "@odds/proto";
 import { e2eStack } from "../support/e2e";
-import { getV1, v1BaseUrl } from "./client";
+import { getV1, untilAdmitted, v1BaseUrl } from "./client";
 
 /**
  * Parquet history files on the running stack, read back by an independent reader (pyarrow, installed
@@ -36,7 +36,7 @@ async function download(path: string, headers: Record<string, string> = {}) {
 /** A page of /v1/odds/history; a 503 (the live tier past its deadline on a busy machine) is retried as clients do. */
 async function readPage(path: string) {
   for (let attempt = 1; ; attempt++) {
-    const page = await getV1(path, { tier: "pro" });
+    const page = await untilAdmitted(() => getV1(path, { tier: "pro" }));
     if (page.status === 200) return page;
     if (page.status !== 503 || attempt === 5) throw new Error(`${page.status}: ${JSON.stringify(page.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
@@ -47,7 +47,7 @@ describe("v1 Parquet history files", () => {
   let files: v1.V1HistoryFile[];
 
   beforeAll(async () => {
-    const res = await getV1("/history/files", { tier: "pro" });
+    const res = await untilAdmitted(() => getV1("/history/files", { tier: "pro" }));
     expect(res.status).toBe(200);
     files = res.body.data;
   }, 60_000);
@@ -112,10 +112,10 @@ describe("v1 Parquet history files", () => {
   }, 180_000);
 
   it("answers a day without a file 404 and a malformed day 400, as problems", async () => {
-    const missing = await getV1("/history/files/AFL/2026-10-09", { tier: "pro" });
+    const missing = await untilAdmitted(() => getV1("/history/files/AFL/2026-10-09", { tier: "pro" }));
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    const malformed = await getV1("/history/files/AFL/yesterday", { tier: "pro" });
+    const malformed = await untilAdmitted(() => getV1("/history/files/AFL/yesterday", { tier: "pro" }));
     expect(malformed.status).toBe(400);
     expect(malformed.body.detail).toMatch(/^day/);
   });

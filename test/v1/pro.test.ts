@@ -1,6 +1,6 @@
 import { v1 } from "@odds/proto";
 import { getV2 } from "../support/e2e";
-import { getV1, type V1Response } from "./client";
+import { getV1, untilAdmitted, type V1Response } from "./client";
 
 /** The v1 Pro plan on the running stack: the history start per league and /v1/odds/history. */
 
@@ -13,8 +13,17 @@ function expectProblem(res: V1Response, status: number, detail: RegExp): void {
 
 const HOUR = 3_600_000;
 
+/** The window the paging test reads: the last 4 hours up to the start of this minute (whole minutes, as v1 asks). */
+function recentWindow(): { from: number; to: number } {
+  const to = Math.floor(Date.now() / 60_000) * 60_000;
+  return { from: to - 4 * HOUR, to };
+}
+
 describe("v1 Pro plan on the running stack", () => {
-  /** An event with recorded ticks in the last 24 hours, as v2 names it. */
+  /**
+   * An event with at least 20 ticks in `recentWindow()`, as v2 names it. On a stack started a moment ago every tick
+   * may still be in the current minute, past the window's end: then this waits for the next minute.
+   */
   let eventID: string;
 
   beforeAll(async () => {
@@ -22,7 +31,8 @@ describe("v1 Pro plan on the running stack", () => {
     for (;;) {
       const res = await getV2("/events/?oddsAvailable=true&limit=50", { tier: "internal" });
       for (const event of res.status === 200 ? res.body.data : []) {
-        const ticks = await getV2(`/odds/history/?eventID=${event.eventID}&from=${iso(Date.now() - 4 * HOUR)}`, {
+        const { from, to } = recentWindow();
+        const ticks = await getV2(`/odds/history/?eventID=${event.eventID}&from=${iso(from)}&to=${iso(to)}`, {
           tier: "internal",
         });
         if (ticks.status === 200 && ticks.body.data.length >= 20) {
@@ -38,7 +48,7 @@ describe("v1 Pro plan on the running stack", () => {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   it("shows each league's history start in /v1/leagues: 2025-12-22 where recordings were converted", async () => {
-    const res = await getV1("/leagues", { tier: "pro" });
+    const res = await untilAdmitted(() => getV1("/leagues", { tier: "pro" }));
     expect(res.status).toBe(200);
     const starts = Object.fromEntries(res.body.data.map((league: any) => [league.league_id, league.history_start]));
     expect(starts).toMatchObject({ AFL: "2025-12-22", NRL: "2025-12-22", EPL: "2025-12-22", BBL: "2026-10-08" });
@@ -52,11 +62,10 @@ describe("v1 Pro plan on the running stack", () => {
   });
 
   it("serves the same ticks as v2's history, in v1's shape, paged through links.next", async () => {
-    const to = Math.floor(Date.now() / 60_000) * 60_000;
-    const from = to - 4 * HOUR;
-    const v2 = await getV2(`/odds/history/?eventID=${eventID}&from=${iso(from)}&to=${iso(to)}&limit=5000`, {
-      tier: "pro",
-    });
+    const { from, to } = recentWindow();
+    const v2 = await untilAdmitted(() =>
+      getV2(`/odds/history/?eventID=${eventID}&from=${iso(from)}&to=${iso(to)}&limit=5000`, { tier: "pro" }),
+    );
     expect(v2.status).toBe(200);
     expect(v2.body.nextCursor || null).toBeNull();
     const ticks: any[] = [];
@@ -67,7 +76,8 @@ describe("v1 Pro plan on the running stack", () => {
       `/odds/history?event_id=${v1.v1Id("event", eventID)}&from=${iso(from)}&to=${iso(to)}&limit=${limit}`;
     let pages = 0;
     while (next !== null) {
-      const res = await getV1(next, { tier: "pro" });
+      const page = next;
+      const res = await untilAdmitted(() => getV1(page, { tier: "pro" }));
       expect(res.status).toBe(200);
       for (const tick of res.body.data) expect(v1.v1OddsTick.parse(tick)).toEqual(tick);
       ticks.push(...res.body.data);
@@ -93,15 +103,21 @@ describe("v1 Pro plan on the running stack", () => {
   it("refuses a window over 24 hours naming to, and a from before the league's history start naming from", async () => {
     const event = v1.v1Id("event", eventID);
     expectProblem(
-      await getV1(`/odds/history?event_id=${event}&from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:01Z`, { tier: "pro" }),
+      await untilAdmitted(() =>
+        getV1(`/odds/history?event_id=${event}&from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:01Z`, { tier: "pro" }),
+      ),
       400,
       /^to: .*24 hours/,
     );
     expectProblem(
-      await getV1(`/odds/history?event_id=${event}&from=2025-01-01T00:00:00Z`, { tier: "pro" }),
+      await untilAdmitted(() => getV1(`/odds/history?event_id=${event}&from=2025-01-01T00:00:00Z`, { tier: "pro" })),
       400,
       /^from: \w+ history starts at 20(25-12-22|26-10-08)/,
     );
-    expectProblem(await getV1(`/odds/history?event_id=${eventID}`, { tier: "pro" }), 400, /^event_id/);
+    expectProblem(
+      await untilAdmitted(() => getV1(`/odds/history?event_id=${eventID}`, { tier: "pro" })),
+      400,
+      /^event_id/,
+    );
   });
 });
