@@ -13,7 +13,7 @@ function expectProblem(res: V1Response, status: number, detail: RegExp): void {
 
 const HOUR = 3_600_000;
 
-/** The window the paging test reads: the last 4 hours up to the start of this minute (whole minutes, as v1 asks). */
+/** The window the paging test reads: the 4 hours up to the start of this minute. */
 function recentWindow(): { from: number; to: number } {
   const to = Math.floor(Date.now() / 60_000) * 60_000;
   return { from: to - 4 * HOUR, to };
