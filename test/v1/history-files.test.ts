@@ -27,9 +27,9 @@ print(json.dumps({"schema": {f.name: str(f.type) for f in table.schema}, "codecs
 `;
 
 async function download(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${v1BaseUrl()}${path}`, {
-    headers: { authorization: `Bearer ${e2eStack().apiKeys.pro}`, ...headers },
-  });
+  const res = await untilAdmitted(() =>
+    fetch(`${v1BaseUrl()}${path}`, { headers: { authorization: `Bearer ${e2eStack().apiKeys.pro}`, ...headers } }),
+  );
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
