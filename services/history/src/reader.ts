@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { oddId, pageLimits, planScope, type v1 } from "@odds/proto";
 import {
   CursorCodec,
@@ -34,6 +35,8 @@ export interface TickQuery {
   /** v1 only: market_id and outcome_id filters (v1 ids). */
   marketIDs?: string[];
   outcomeIDs?: string[];
+  /** The tag of the page the caller holds for this very query: while it is still the page, the answer is `unchanged`. */
+  ifTag?: string;
 }
 
 export interface TickPage {
@@ -44,6 +47,13 @@ export interface TickPage {
   notice: string;
   /** v1 usage of the page (1 per tick plus 1 per price); absent for v2. */
   objects?: number;
+  /**
+   * Names what the page was read from: the query, its window and position, and the versions of the buckets
+   * read in each tier. Empty for a page read without a tier it needed (a notice), which is never renewed as it is.
+   */
+  tag: string;
+  /** The page is the one `ifTag` named: no items (and no cursor) are sent. */
+  unchanged?: boolean;
 }
 
 /** Contract: each request reads at most this many ticks per tier before paging. */
@@ -54,7 +64,7 @@ const DEFAULT_DAYS_AFTER_KICKOFF = 2;
 /** Slack on the archive boundary for clock skew between the archiver and readers. */
 const ARCHIVE_BOUNDARY_SLACK_MS = DAY_MS;
 
-const EMPTY_PAGE: TickPage = { items: [], nextCursor: "", notice: "" };
+const EMPTY_PAGE: TickPage = { items: [], nextCursor: "", notice: "", tag: "" };
 
 /** Where the next page starts, plus the window end frozen by the first page so pages stay consistent. */
 const positionSchema = z.object({
@@ -139,34 +149,44 @@ export class TickReader {
 
     const window: TickWindow = { eventID: event.eventID, fromMs, toMs, ...(bookmakerIDs ? { bookmakerIDs } : {}) };
     const keeps = isV1 ? v1TickFilter(marketIDs, outcomeIDs) : oddId.oddIDFilter(oddIDs);
-    const page = await this.readWindow(window, position, limit, keeps);
+    const plans = await this.planTiers(window);
+    // Only a page read from every tier it needs is tagged: a page with a notice is never renewed as it is.
+    const tag = plans.notice ? "" : pageTag({ fingerprint, limit, window, position: position ?? null }, plans);
+    if (tag !== "" && query.ifTag === tag)
+      return { ...EMPTY_PAGE, tag, unchanged: true, ...(isV1 ? { objects: 0 } : {}) };
+    const page = await this.readPlanned(window, plans, position, limit, keeps);
     const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
-    if (!isV1) return { items: page.items.map(renderTick), nextCursor, notice: page.notice };
+    const read = { nextCursor, notice: page.notice, tag: page.notice ? "" : tag };
+    if (!isV1) return { items: page.items.map(renderTick), ...read };
     const ticks = page.items.map(toV1Tick);
     return {
       items: ticks.map((tick) => Buffer.from(JSON.stringify(tick), "utf8")),
-      nextCursor,
-      notice: page.notice,
+      ...read,
       objects: ticks.reduce((sum, tick) => sum + v1ObjectsOf(tick), 0),
     };
   }
 
-  /** The window's ranked series from both tiers (the archive only where it may hold ticks), merged into one page. */
-  private async readWindow(
-    window: TickWindow,
-    position: TickPosition | undefined,
-    limit: number,
-    keeps: (oddID: string) => boolean,
-  ): Promise<MergedPage> {
+  /** The window's buckets in each tier it may be in: the archive only where it may hold ticks (null when not read). */
+  private async planTiers(window: TickWindow): Promise<TierPlans> {
     const archiveMayHold =
       window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
     // Live first, then the archive: the archiver copies a bucket before deleting it from live, so a bucket the
     // live query no longer finds was copied before the archive query starts. Queried together, a read could
     // query the archive just before a copy and live just after the delete, and miss those ticks in both tiers.
-    const livePlan = await this.timed("live", () => this.liveCall(() => this.live.planWindow(window)));
-    const archivePlan = archiveMayHold ? await this.archiveCall(() => this.archive.planWindow(window)) : null;
-    const sourcesNotice = archivePlan === undefined ? ARCHIVE_DOWN_NOTICE : "";
-    const seriesKeys = rankedSeries([...livePlan.sources, ...(archivePlan?.sources ?? [])]);
+    const live = await this.timed("live", () => this.liveCall(() => this.live.planWindow(window)));
+    const archive = archiveMayHold ? await this.archiveCall(() => this.archive.planWindow(window)) : null;
+    return { live, archive, notice: archive === undefined ? ARCHIVE_DOWN_NOTICE : "" };
+  }
+
+  /** The window's ranked series from the tiers planned, merged into one page. */
+  private async readPlanned(
+    window: TickWindow,
+    { live: livePlan, archive: archivePlan, notice: sourcesNotice }: TierPlans,
+    position: TickPosition | undefined,
+    limit: number,
+    keeps: (oddID: string) => boolean,
+  ): Promise<MergedPage> {
+    const seriesKeys = rankedSeries([...livePlan.sources(), ...(archivePlan?.sources() ?? [])]);
     if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };
 
     const ranked: TickWindow = { ...window, seriesKeys, ...(position ? { after: position } : {}) };
@@ -221,6 +241,26 @@ export class TickReader {
       tierReadSeconds.observe({ tier, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
+}
+
+/** A window's plan in each tier: the archive's is null where it was not read, undefined where it did not answer. */
+interface TierPlans {
+  live: WindowPlan;
+  archive: WindowPlan | null | undefined;
+  notice: string;
+}
+
+/**
+ * A page's tag: what it was asked (query, page size, window as resolved, position) and what each tier held for the
+ * window when it was read. The same tag is the same page: ticks are only added to a bucket, each rewrite bumps its
+ * version, and a page is rendered from its ticks alone.
+ */
+function pageTag(asked: Record<string, unknown>, plans: TierPlans): string {
+  return createHash("sha256")
+    .update(JSON.stringify(asked))
+    .update(`\nlive\n${plans.live.contents}`)
+    .update(plans.archive ? `\narchive\n${plans.archive.contents}` : "\nno archive")
+    .digest("base64url");
 }
 
 /**

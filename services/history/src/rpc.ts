@@ -42,6 +42,7 @@ export function historyRpc(
         ...(request.toMs !== undefined ? { toMs: request.toMs } : {}),
         limit: request.limit,
         cursor: request.cursor,
+        ...(request.ifTag !== undefined ? { ifTag: request.ifTag } : {}),
         ...(request.view === "v1"
           ? { view: "v1" as const, marketIDs: request.marketIds, outcomeIDs: request.outcomeIds }
           : {}),

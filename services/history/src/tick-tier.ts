@@ -80,9 +80,15 @@ export type BucketVersion = Pick<BucketDocument, "_id" | "v" | "n">;
 
 type BucketSummary = Omit<BucketDocument, "ticks">;
 
-/** A window's series and, for the series ranked from them, the ticks after a position. */
+/** A window's buckets in one tier: what they hold, their series and, for the series ranked from them, the ticks. */
 export interface WindowPlan {
-  sources: SeriesSource[];
+  /**
+   * The versions of the buckets the window reads (id, version, ticks held, newest tick): a bucket's ticks
+   * only grow, and each rewrite bumps its version, so while this is the same the tier's ticks of the window are.
+   */
+  contents: string;
+  /** The (bookmaker, source, rank) series with a tick in the window (the buckets its ends cut through are inflated). */
+  sources(): SeriesSource[];
   /** Ticks of the window after its position, in history order, at most `cap` of them. */
   open(window: TickWindow, cap: number): TickCursor;
 }
@@ -268,26 +274,19 @@ export class TickTier {
 
   /**
    * The window's buckets, read once (`windowBuckets`; on FerretDB a listing without the ticks costs as much,
-   * since it decodes every bucket whole before projecting), for the two steps of a page read: the
-   * (bookmaker, source, rank) series with at least one tick in the window (a bucket inside the window
-   * answers from its summary; the ticks of the buckets the window's ends cut through are inflated),
-   * then a cursor over the ticks of the ranked series after the page's position, inflating one bucket
-   * at a time.
+   * since it decodes every bucket whole before projecting), for the steps of a page read: their versions
+   * (what a page's tag names), the (bookmaker, source, rank) series with at least one tick in the window
+   * (a bucket inside the window answers from its summary; the ticks of the buckets the window's ends cut
+   * through are inflated), then a cursor over the ticks of the ranked series after the page's position,
+   * inflating one bucket at a time.
    */
   async planWindow(window: TickWindow): Promise<WindowPlan> {
-    const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
     const buckets = await this.windowBuckets(window);
-    const found = new Set<string>();
-    for (const bucket of buckets) {
-      if (bucket.hour >= window.fromMs && bucket.hour + HOUR_MS <= window.toMs) {
-        for (const source of bucket.sources) found.add(source);
-      } else {
-        for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
-      }
-    }
-    const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
     return {
-      sources: [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID)),
+      contents: buckets
+        .map(({ _id, v, n, lastAt, lastId }) => `${_id} ${v} ${n} ${lastAt ?? ""} ${lastId ?? ""}`)
+        .join("\n"),
+      sources: () => windowSources(window, buckets),
       open: (ranked, cap) => {
         const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));
         const queue = buckets.filter((bucket) => bucket.hour >= fromHour && holdsWanted(ranked, bucket));
@@ -321,6 +320,21 @@ export class TickTier {
       .toArray();
     return listed.sort((a, b) => a.hour - b.hour);
   }
+}
+
+/** The series with a tick in the window: a bucket inside it answers from its summary, one its ends cut through is inflated. */
+function windowSources(window: TickWindow, buckets: readonly BucketDocument[]): SeriesSource[] {
+  const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
+  const found = new Set<string>();
+  for (const bucket of buckets) {
+    if (bucket.hour >= window.fromMs && bucket.hour + HOUR_MS <= window.toMs) {
+      for (const source of bucket.sources) found.add(source);
+    } else {
+      for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
+    }
+  }
+  const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
+  return [...found].map(parseSource).filter((source) => !bookmakers || bookmakers.has(source.bookmakerID));
 }
 
 /** Yields the ticks a window keeps from its buckets (in hour order), inflating one bucket at a time. */

@@ -50,7 +50,7 @@ export interface HistoryUnderTest {
   list(
     request: Partial<history.ListTicksRequest>,
     deadlineMs?: number,
-  ): Promise<{ items: Tick[]; nextCursor: string; notice: string }>;
+  ): Promise<{ items: Tick[]; nextCursor: string; notice: string; tag: string; unchanged: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -147,6 +147,8 @@ export async function startHistory(options: {
         items: page.items.map((item) => JSON.parse(Buffer.from(item).toString("utf8")) as Tick),
         nextCursor: page.nextCursor,
         notice: page.notice,
+        tag: page.tag ?? "",
+        unchanged: page.unchanged ?? false,
       };
     },
     async stop() {

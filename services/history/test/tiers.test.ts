@@ -179,6 +179,57 @@ describe.each(TICK_LAYOUTS)(
       // Some 150 page reads across two FerretDB servers: took 47 s with the machine's load average at 24.
     }, 180_000);
 
+    it("tags a page by the buckets it was read from: a renewal of the same page is unchanged, a new tick or a move is not", async () => {
+      const event = await recordStraddlingEvent(service);
+      const whole = { ...window(event), limit: 5000 };
+      const first = await service.list(whole);
+      expect(first.tag).not.toBe("");
+      const again = await service.list(whole);
+      expect([again.tag, again.items]).toEqual([first.tag, first.items]);
+      expect(await service.list({ ...whole, ifTag: first.tag })).toEqual({
+        items: [],
+        nextCursor: "",
+        notice: "",
+        tag: first.tag,
+        unchanged: true,
+      });
+
+      // Another page size, or the next page, is another page.
+      const firstTen = await service.list({ ...window(event), limit: 10, ifTag: first.tag });
+      expect([firstTen.unchanged, firstTen.items]).toEqual([false, first.items.slice(0, 10)]);
+      expect(firstTen.tag).not.toBe(first.tag);
+      const nextTen = await service.list({
+        ...window(event),
+        limit: 10,
+        cursor: firstTen.nextCursor,
+        ifTag: firstTen.tag,
+      });
+      expect([nextTen.unchanged, nextTen.items]).toEqual([false, first.items.slice(10, 20)]);
+
+      // Ticks of another event leave this page as it was.
+      const other = newEvent(daysAgo(20));
+      await service.record({ events: [other], snapshots: [snapshot(other, daysAgo(30), [quote(ML_HOME, 1.9)])] });
+      expect((await service.list({ ...whole, ifTag: first.tag })).unchanged).toBe(true);
+
+      // The archiver moves the window's old buckets: the same ticks, read from other buckets, under another tag.
+      await service.archiver.runOnce();
+      expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
+      const moved = await service.list({ ...whole, ifTag: first.tag });
+      expect([moved.unchanged, moved.notice, moved.items]).toEqual([false, "", first.items]);
+      expect(moved.tag).not.toBe(first.tag);
+
+      // A tick recorded late inside the window (a bucket rewritten): the renewal gets the page with it.
+      await service.record({
+        events: [event],
+        snapshots: [snapshot(event, daysAgo(25, 30), [quote(ML_HOME, 3.1)], { bookmakerId: "late-book" })],
+      });
+      const late = await service.list({ ...whole, ifTag: moved.tag });
+      expect(late.unchanged).toBe(false);
+      expect(late.items).toHaveLength(first.items.length + 1);
+      expect(late.items.filter((tick) => tick.bookmakerID === "late-book")).toHaveLength(1);
+      expect((await service.list({ ...whole, ifTag: late.tag })).unchanged).toBe(true);
+    });
+
     it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
       const event = await recordStraddlingEvent(service);
       await service.archiver.runOnce();
@@ -187,8 +238,10 @@ describe.each(TICK_LAYOUTS)(
 
       await archiveServer.stop();
       try {
-        const degraded = await service.list({ ...window(event), limit: 5000 });
+        // A renewal of the complete page cannot be confirmed without the archive: it gets the live part.
+        const degraded = await service.list({ ...window(event), limit: 5000, ifTag: complete.tag });
         expect(degraded.notice).toBe(ARCHIVE_DOWN_NOTICE);
+        expect([degraded.unchanged, degraded.tag]).toEqual([false, ""]);
         expect(degraded.items).toHaveLength(liveCount);
         expect(degraded.items).toEqual(complete.items.slice(complete.items.length - liveCount));
         // A window inside the live retention does not need the archive and carries no notice.
@@ -201,6 +254,7 @@ describe.each(TICK_LAYOUTS)(
       const recovered = await service.list({ ...window(event), limit: 5000 });
       expect(recovered.notice).toBe("");
       expect(recovered.items).toEqual(complete.items);
+      expect(recovered.tag).toBe(complete.tag);
     });
   },
 );

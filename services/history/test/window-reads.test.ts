@@ -60,7 +60,7 @@ describe.each(TICK_LAYOUTS)("a tier's window reads (%s layout) on a real FerretD
   async function read(window: TickWindow): Promise<string[]> {
     finds = [];
     const plan = await tier.planWindow(window);
-    const seriesKeys = plan.sources.map((source) => seriesKeyOf(source.bookmakerID, source.sourceID));
+    const seriesKeys = plan.sources().map((source) => seriesKeyOf(source.bookmakerID, source.sourceID));
     const cursor = plan.open({ ...window, seriesKeys }, 1_000_000);
     const ids: string[] = [];
     for (let tick = await cursor.next(); tick; tick = await cursor.next()) ids.push(tick._id);
