@@ -48,8 +48,8 @@ export function historyRoutes(clients: DownstreamClients): RouteDefinition[] {
       query: historyQuery,
       item: objects.oddsHistoryTick,
       errors: [400, 404, 500, 503],
-      load: async (params, { caller }) =>
-        fromJsonPage(await gateway.listTicks({ ...toListTicksRequest(params), caller })),
+      load: async (params, { caller }, _admitted, heldTag) =>
+        fromJsonPage(await gateway.listTicks({ ...toListTicksRequest(params), caller, ifTag: heldTag })),
     }) as RouteDefinition,
   ];
 }
