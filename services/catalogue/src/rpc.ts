@@ -4,7 +4,7 @@ import { catalogue, planScope, type common, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import { normalizeEventState, type EventState } from "./domain/activity";
 import type { CatalogueCycle } from "./domain/catalogue";
-import type { ReadPage } from "./domain/reads";
+import type { CatalogueReads, ReadPage } from "./domain/reads";
 import { v1Bookmakers, v1Leagues, v1Markets, v1Players, v1Sports, v1Teams } from "./domain/v1-view";
 import type { PersistedCatalogue } from "./persisted-catalogue";
 
@@ -33,79 +33,111 @@ export function catalogueRpc(
 ): CatalogueServiceHandlers {
   const reads = service.reads;
   return {
-    listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) => {
-      const scope = planScope.planScopeOf(req.caller);
-      return jsonPage(isV1(req) ? v1Sports(reads, scope) : reads.sports(scope));
-    }),
-    listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) => {
-      const scope = planScope.planScopeOf(req.caller);
-      const query = { sportIDs: req.sportIds, leagueIDs: req.leagueIds };
-      return jsonPage(isV1(req) ? v1Leagues(reads, scope, query, historyStarts) : reads.leagues(scope, query));
-    }),
-    listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) => {
-      const scope = planScope.planScopeOf(req.caller);
-      const query = {
-        sportIDs: req.sportIds,
-        leagueIDs: req.leagueIds,
-        teamIDs: req.teamIds,
-        limit: req.limit,
-        cursor: req.cursor,
-      };
-      return jsonPage(isV1(req) ? v1Teams(reads, scope, query) : reads.teams(scope, query));
-    }),
-    listPlayers: unaryHandler(logger, async (req: catalogue.ListPlayersRequest) => {
-      const scope = planScope.planScopeOf(req.caller);
-      const query = {
-        teamIDs: req.teamIds,
-        eventIDs: req.eventIds,
-        playerIDs: req.playerIds,
-        leagueIDs: req.leagueIds,
-        limit: req.limit,
-        cursor: req.cursor,
-      };
-      return jsonPage(isV1(req) ? v1Players(reads, scope, query) : reads.players(scope, query));
-    }),
-    listBookmakers: unaryHandler(logger, async (req: catalogue.ListBookmakersRequest) =>
-      jsonPage(
-        v1Bookmakers(reads, planScope.planScopeOf(req.caller), {
+    listSports: unaryHandler(logger, async (req: catalogue.ListSportsRequest) =>
+      taggedPage(reads, "sports", req, () => {
+        const scope = planScope.planScopeOf(req.caller);
+        return jsonPage(isV1(req) ? v1Sports(reads, scope) : reads.sports(scope));
+      }),
+    ),
+    listLeagues: unaryHandler(logger, async (req: catalogue.ListLeaguesRequest) =>
+      taggedPage(reads, "leagues", req, () => {
+        const scope = planScope.planScopeOf(req.caller);
+        const query = { sportIDs: req.sportIds, leagueIDs: req.leagueIds };
+        return jsonPage(isV1(req) ? v1Leagues(reads, scope, query, historyStarts) : reads.leagues(scope, query));
+      }),
+    ),
+    listTeams: unaryHandler(logger, async (req: catalogue.ListTeamsRequest) =>
+      taggedPage(reads, "teams", req, () => {
+        const scope = planScope.planScopeOf(req.caller);
+        const query = {
+          sportIDs: req.sportIds,
           leagueIDs: req.leagueIds,
-          bookmakerIDs: req.bookmakerIds,
-        }),
+          teamIDs: req.teamIds,
+          limit: req.limit,
+          cursor: req.cursor,
+        };
+        return jsonPage(isV1(req) ? v1Teams(reads, scope, query) : reads.teams(scope, query));
+      }),
+    ),
+    listPlayers: unaryHandler(logger, async (req: catalogue.ListPlayersRequest) =>
+      taggedPage(reads, "players", req, () => {
+        const scope = planScope.planScopeOf(req.caller);
+        const query = {
+          teamIDs: req.teamIds,
+          eventIDs: req.eventIds,
+          playerIDs: req.playerIds,
+          leagueIDs: req.leagueIds,
+          limit: req.limit,
+          cursor: req.cursor,
+        };
+        return jsonPage(isV1(req) ? v1Players(reads, scope, query) : reads.players(scope, query));
+      }),
+    ),
+    listBookmakers: unaryHandler(logger, async (req: catalogue.ListBookmakersRequest) =>
+      taggedPage(reads, "bookmakers", req, () =>
+        jsonPage(
+          v1Bookmakers(reads, planScope.planScopeOf(req.caller), {
+            leagueIDs: req.leagueIds,
+            bookmakerIDs: req.bookmakerIds,
+          }),
+        ),
       ),
     ),
     listStats: unaryHandler(logger, async (req: catalogue.ListStatsRequest) =>
-      jsonPage(reads.stats({ statIDs: req.statIds, sportIDs: req.sportIds, statLevel: req.statLevel })),
+      taggedPage(reads, "stats", req, () =>
+        jsonPage(reads.stats({ statIDs: req.statIds, sportIDs: req.sportIds, statLevel: req.statLevel })),
+      ),
     ),
-    listMarkets: unaryHandler(logger, async (req: catalogue.ListMarketsRequest) => {
-      const scope = planScope.planScopeOf(req.caller);
-      const query = {
-        oddIDs: req.oddIds,
-        sportIDs: req.sportIds,
-        leagueIDs: req.leagueIds,
-        bookmakerIDs: req.bookmakerIds,
-        statIDs: req.statIds,
-        statEntityIDs: req.statEntityIds,
-        periodIDs: req.periodIds,
-        betTypeIDs: req.betTypeIds,
-        sideIDs: req.sideIds,
-        isMainMarket: req.isMainMarket,
-        isProp: req.isProp,
-        isSubPeriod: req.isSubPeriod,
-        propType: req.propType,
-        isSupported: req.isSupported,
-        limit: req.limit,
-        cursor: req.cursor,
-      };
-      if (isV1(req)) return jsonPage(v1Markets(reads, scope, query));
-      const page = reads.markets(scope, query);
-      // Markets are kept rendered: their bytes go out as they are.
-      return { items: page.items.map((market) => market.json), nextCursor: page.nextCursor, notice: "" };
-    }),
+    listMarkets: unaryHandler(logger, async (req: catalogue.ListMarketsRequest) =>
+      taggedPage(reads, "markets", req, () => {
+        const scope = planScope.planScopeOf(req.caller);
+        const query = {
+          oddIDs: req.oddIds,
+          sportIDs: req.sportIds,
+          leagueIDs: req.leagueIds,
+          bookmakerIDs: req.bookmakerIds,
+          statIDs: req.statIds,
+          statEntityIDs: req.statEntityIds,
+          periodIDs: req.periodIds,
+          betTypeIDs: req.betTypeIds,
+          sideIDs: req.sideIds,
+          isMainMarket: req.isMainMarket,
+          isProp: req.isProp,
+          isSubPeriod: req.isSubPeriod,
+          propType: req.propType,
+          isSupported: req.isSupported,
+          limit: req.limit,
+          cursor: req.cursor,
+        };
+        if (isV1(req)) return jsonPage(v1Markets(reads, scope, query));
+        const page = reads.markets(scope, query);
+        // Markets are kept rendered: their bytes go out as they are.
+        return { items: page.items.map((market) => market.json), nextCursor: page.nextCursor, notice: "" };
+      }),
+    ),
     applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequestEncoded) => {
       await service.apply(toCycle(req), req.cycleId);
       return {};
     }),
   };
+}
+
+/**
+ * A list request's page, tagged by the catalogue it is read from and the request (`CatalogueReads.tagged`): the
+ * request as asked, less the tag it names and the key's id (its plan, which the caller carries, decides the page;
+ * every key on a plan shares it). A request naming the page's tag gets an unchanged answer with no items.
+ */
+function taggedPage(
+  reads: CatalogueReads,
+  method: string,
+  request: { caller?: common.Caller | undefined; ifTag?: string | undefined },
+  read: () => common.JsonPage,
+): common.JsonPage {
+  const { ifTag, caller, ...query } = request;
+  const asked = { method, caller: caller ? { ...caller, keyId: "" } : null, query };
+  const answer = reads.tagged(asked, ifTag, read);
+  if (answer.unchanged) return { items: [], nextCursor: "", notice: "", tag: answer.tag, unchanged: true };
+  return { ...answer.page, tag: answer.tag };
 }
 
 /** Whether the request asks for the v1 preview's objects. */

@@ -573,3 +573,105 @@ describe("ApplyCatalogue's request as the service decodes it", () => {
     );
   });
 });
+
+describe("pages renewed by their tag", () => {
+  let harness: CatalogueHarness;
+
+  beforeEach(async () => {
+    harness = await startCatalogue();
+    await harness.apply(firstCycle());
+  });
+
+  afterEach(async () => {
+    await harness.stop();
+  });
+
+  const READS: [ListMethod, object][] = [
+    ["listSports", {}],
+    ["listLeagues", { sportIds: ["AUSSIE_RULES"] }],
+    ["listTeams", { limit: 3 }],
+    ["listPlayers", { limit: 3 }],
+    ["listStats", { statLevel: "player" }],
+    ["listMarkets", { limit: 5 }],
+  ];
+
+  test("each read tags its page; the same request naming the tag gets it back unchanged, with no items", async () => {
+    for (const [method, query] of READS) {
+      const request = { caller: everything, ...query };
+      const first = await harness.tagged(method, request);
+      expect(first.tag).not.toBe("");
+      expect(first.unchanged).toBe(false);
+      expect(first.items.length).toBeGreaterThan(0);
+      const again = await harness.tagged(method, request);
+      expect(again).toEqual(first);
+      expect(await harness.tagged(method, { ...request, ifTag: first.tag })).toEqual({
+        items: [],
+        tag: first.tag,
+        unchanged: true,
+      });
+      // A tag this page never had gets the page.
+      expect(await harness.tagged(method, { ...request, ifTag: "another" })).toEqual(first);
+    }
+  });
+
+  test("another query, page, view or plan is another page; another key on the same plan shares it", async () => {
+    const tagOf = async (method: ListMethod, request: object) => (await harness.tagged(method, request)).tag;
+    const markets = { caller: everything, limit: 5 };
+    const base = await tagOf("listMarkets", markets);
+    const first = await harness.list("listMarkets", markets);
+    const others = [
+      await tagOf("listMarkets", { ...markets, limit: 6 }),
+      await tagOf("listMarkets", { ...markets, cursor: first.nextCursor }),
+      await tagOf("listMarkets", { ...markets, leagueIds: ["AFL"] }),
+      await tagOf("listMarkets", { ...markets, isSupported: false }),
+      await tagOf("listMarkets", { ...markets, view: "v1" }),
+      await tagOf("listMarkets", { ...markets, caller: callers.nrlOnly }),
+      await tagOf("listMarkets", { ...markets, caller: { ...everything, fairOdds: true } }),
+    ];
+    expect(new Set([base, ...others]).size).toBe(others.length + 1);
+    expect(await tagOf("listMarkets", { ...markets, caller: { ...everything, keyId: "another-key" } })).toBe(base);
+  });
+
+  test("a cycle that changes the catalogue changes every tag; a replayed cycle changes none", async () => {
+    const request = { caller: everything };
+    const sports = await harness.tagged("listSports", request);
+    const markets = await harness.tagged("listMarkets", request);
+    await harness.apply(firstCycle());
+    expect((await harness.tagged("listSports", { ...request, ifTag: sports.tag })).unchanged).toBe(true);
+
+    const cycle = firstCycle();
+    cycle.events![3] = { ...cycle.events![3]!, active: false };
+    await harness.apply(cycle);
+    const renewed = await harness.tagged("listSports", { ...request, ifTag: sports.tag });
+    expect(renewed.unchanged).toBe(false);
+    expect(renewed.tag).not.toBe(sports.tag);
+    expect(renewed.items.find((s) => s.sportID === "SOCCER").activeEvents).toBe(0);
+    // A page whose own items did not move still names another catalogue: renewed whole, not unchanged.
+    const marketsAfter = await harness.tagged("listMarkets", { ...request, ifTag: markets.tag });
+    expect(marketsAfter.unchanged).toBe(false);
+    expect(marketsAfter.tag).not.toBe(markets.tag);
+  });
+
+  test("a restarted service and a reloaded replica tag their pages anew: a held tag gets the whole page", async () => {
+    const request = { caller: everything };
+    const held = await harness.tagged("listSports", request);
+    const uri = `${process.env.TEST_MONGODB_URL}/${harness.mongo.db.databaseName}`;
+    const restarted = await startCatalogue({ uri });
+    try {
+      const answer = await restarted.tagged("listSports", { ...request, ifTag: held.tag });
+      expect(answer.unchanged).toBe(false);
+      expect(answer.items).toEqual(held.items);
+
+      const before = await restarted.tagged("listSports", request);
+      const cycle = firstCycle();
+      cycle.events![3] = { ...cycle.events![3]!, active: false };
+      await harness.apply(cycle);
+      await restarted.service.refreshIfBehind();
+      const reloaded = await restarted.tagged("listSports", { ...request, ifTag: before.tag });
+      expect(reloaded.unchanged).toBe(false);
+      expect(reloaded.items.find((s) => s.sportID === "SOCCER").activeEvents).toBe(0);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});

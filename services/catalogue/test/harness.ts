@@ -28,6 +28,9 @@ export interface CatalogueHarness {
   // Contract objects parsed from JSON: tests assert on their fields.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   list(method: ListMethod, request: object): Promise<{ items: any[]; nextCursor: string }>;
+  /** One page as answered: its items parsed, its tag, and whether it came back unchanged (no items). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tagged(method: ListMethod, request: object): Promise<{ items: any[]; tag: string; unchanged: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +72,12 @@ export async function startCatalogue(
   const client = createGrpcClient(catalogue.CatalogueServiceClient, `127.0.0.1:${server.port}`, {
     defaultDeadlineMs: 10_000,
   });
+  const listPage = (method: ListMethod, request: object) =>
+    callUnary(
+      client,
+      client[method] as (typeof client)["listTeams"],
+      REQUESTS[method].fromPartial(request) as catalogue.ListTeamsRequest,
+    );
   return {
     mongo,
     store,
@@ -80,15 +89,12 @@ export async function startCatalogue(
       await callUnary(client, client.applyCatalogue, catalogue.ApplyCatalogueRequest.fromPartial(request));
     },
     async list(method, request) {
-      const page = await callUnary(
-        client,
-        client[method] as (typeof client)["listTeams"],
-        REQUESTS[method].fromPartial(request) as catalogue.ListTeamsRequest,
-      );
-      return {
-        items: page.items.map((item) => JSON.parse(Buffer.from(item).toString("utf8"))),
-        nextCursor: page.nextCursor,
-      };
+      const page = await listPage(method, request);
+      return { items: page.items.map(parseItem), nextCursor: page.nextCursor };
+    },
+    async tagged(method, request) {
+      const page = await listPage(method, request);
+      return { items: page.items.map(parseItem), tag: page.tag ?? "", unchanged: page.unchanged ?? false };
     },
     async stop() {
       client.close();
@@ -96,6 +102,10 @@ export async function startCatalogue(
       await mongo.close();
     },
   };
+}
+
+function parseItem(item: Uint8Array): unknown {
+  return JSON.parse(Buffer.from(item).toString("utf8"));
 }
 
 /** Plans as the edge sends them. */

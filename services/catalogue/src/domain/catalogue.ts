@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { objects } from "@odds/proto";
 import stableStringify from "safe-stable-stringify";
 import { ActivityLedger, normalizeEventState, sameEventState, type EventState } from "./activity";
@@ -68,6 +69,7 @@ export class Catalogue {
   private readonly sorted = new Map<string, unknown[]>();
   /** Moves on with every commit that changes something: what is derived from the records is stale then. */
   private changeCount = 0;
+  private readonly identity = randomUUID();
 
   static fromSnapshot(snapshot: CatalogueSnapshot, now: number): Catalogue {
     const catalogue = new Catalogue();
@@ -178,6 +180,15 @@ export class Catalogue {
   /** Changes with every commit that changes a record, an event or a count. */
   get generation(): number {
     return this.changeCount;
+  }
+
+  /**
+   * Names this catalogue's content: no other catalogue (a reload, a restart, another replica) shares its
+   * identity, and its generation moves with every commit that changes it. Reads are made from the records
+   * alone, so the same version and the same request make the same page.
+   */
+  get version(): string {
+    return `${this.identity}:${this.changeCount}`;
   }
 
   /** A collection's records ordered by their id, cached until the next commit. */

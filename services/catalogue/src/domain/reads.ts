@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { CursorCodec, InvalidArgumentError, requestedPageLimit } from "@odds/platform";
 import { filters, objects, pageLimits, planScope } from "@odds/proto";
+import stableStringify from "safe-stable-stringify";
 import { z } from "zod";
 import {
   type Catalogue,
@@ -25,6 +27,9 @@ export interface ReadPage<Item> {
   items: Item[];
   nextCursor: string;
 }
+
+/** A read as answered to a caller naming the tag of the page it holds: the page, or only its tag when it is that page. */
+export type TaggedRead<Page> = { tag: string; unchanged: true } | { tag: string; unchanged: false; page: Page };
 
 export interface LeagueQuery {
   sportIDs: string[];
@@ -98,6 +103,21 @@ export class CatalogueReads {
   /** Markets rendered since start (MarketViews): a page served from kept markets adds nothing. */
   get marketsRendered(): number {
     return this.marketViews.rendered;
+  }
+
+  /**
+   * A read tagged by the catalogue it is made from (`Catalogue.version`) and `asked`: everything else the page
+   * depends on (which read, its query, view and plan), as plain data. A caller whose `ifTag` is that tag holds
+   * this very page: it gets the tag back as unchanged, and nothing is read.
+   */
+  tagged<Page>(asked: unknown, ifTag: string | undefined, read: () => Page): TaggedRead<Page> {
+    const tag = createHash("sha256")
+      .update(this.catalogue().version)
+      .update("\n")
+      .update(stableStringify(asked) ?? "")
+      .digest("base64url");
+    if (ifTag === tag) return { tag, unchanged: true };
+    return { tag, unchanged: false, page: read() };
   }
 
   /** The catalogue reads are currently served from. */
