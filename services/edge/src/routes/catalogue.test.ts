@@ -1,6 +1,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { catalogue } from "@odds/proto";
 import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
+import { expectRenewals, startPageService, type PageService } from "../../test/renewals";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue";
@@ -71,5 +73,29 @@ describe("catalogue routes", () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const schemas = Object.keys((document.components as { schemas: Record<string, unknown> }).schemas);
     expect(schemas).toEqual(expect.arrayContaining(["Sport", "League", "Team", "Player", "Stat", "Market"]));
+  });
+});
+
+describe("catalogue route renewals, against a catalogue service over real gRPC", () => {
+  let service: PageService;
+
+  beforeAll(async () => {
+    service = await startPageService(
+      { name: "odds.catalogue.v1.CatalogueService", definition: catalogue.CatalogueServiceService },
+      ["listSports", "listLeagues", "listTeams", "listPlayers", "listStats", "listMarkets"],
+    );
+  });
+
+  afterAll(() => service.stop());
+
+  test("every route's load names the page it renews, and the service's unchanged comes back as unchanged", async () => {
+    // A markets page above 1,000 markets goes through the heavy pages' bound: renewed the same way.
+    const asked: Record<string, Record<string, string>> = { "/markets/": { limit: "5000" } };
+    for (const route of catalogueRoutes(service.clients, readBounds(5_000))) {
+      await expectRenewals(route, asked[route.path] ?? {}, service);
+    }
+    expect(new Set(service.received.map((call) => call.method))).toEqual(
+      new Set(["listSports", "listLeagues", "listTeams", "listPlayers", "listStats", "listMarkets"]),
+    );
   });
 });

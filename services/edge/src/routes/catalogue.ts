@@ -87,7 +87,8 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       item: objects.sport,
       errors: [],
       lenientParameters: true,
-      load: async (_params, { caller }) => fromJsonPage(await gateway.listSports({ caller, view: "" })),
+      load: async (_params, { caller }, _admitted, heldTag) =>
+        fromJsonPage(await gateway.listSports({ caller, view: "", ifTag: heldTag })),
     }),
     defineRoute({
       path: "/leagues/",
@@ -96,13 +97,14 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       query: leaguesQuery,
       item: objects.league,
       errors: [400],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, _admitted, heldTag) =>
         fromJsonPage(
           await gateway.listLeagues({
             caller,
             sportIds: params.sportID ?? [],
             leagueIds: params.leagueID ?? [],
             view: "",
+            ifTag: heldTag,
           }),
         ),
     }),
@@ -114,11 +116,12 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       query: teamsQuery,
       item: objects.team,
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, _admitted, heldTag) =>
         fromJsonPage(
           await gateway.listTeams(
             catalogue.ListTeamsRequest.create({
               caller,
+              ifTag: heldTag,
               sportIds: params.sportID ?? [],
               leagueIds: params.leagueID ?? [],
               teamIds: params.teamID ?? [],
@@ -136,11 +139,12 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       query: playersQuery,
       item: objects.player,
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, _admitted, heldTag) =>
         fromJsonPage(
           await gateway.listPlayers(
             catalogue.ListPlayersRequest.create({
               caller,
+              ifTag: heldTag,
               teamIds: params.teamID ?? [],
               eventIds: params.eventID ?? [],
               playerIds: params.playerID ?? [],
@@ -158,10 +162,11 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       query: statsQuery,
       item: objects.stat,
       errors: [400],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, _admitted, heldTag) =>
         fromJsonPage(
           await gateway.listStats({
             caller,
+            ifTag: heldTag,
             statIds: params.statID ?? [],
             sportIds: params.sportID ?? [],
             statLevel: params.statLevel ?? "all",
@@ -178,9 +183,10 @@ export function catalogueRoutes(clients: DownstreamClients, bounds: ReadBounds):
       query: marketsQuery,
       item: objects.market,
       errors: [400, 500],
-      load: async (params, { caller }) => {
+      load: async (params, { caller }, _admitted, heldTag) => {
         const request = catalogue.ListMarketsRequest.create({
           caller,
+          ifTag: heldTag,
           oddIds: params.oddID ?? [],
           sportIds: params.sportID ?? [],
           leagueIds: params.leagueID ?? [],

@@ -1,9 +1,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { createLogger, startGrpcServer, unaryHandler, type RunningGrpcServer } from "@odds/platform";
-import { common, history } from "@odds/proto";
-import type { KeyGrant } from "../access/api-key";
-import { closeDownstreamClients, createDownstreamClients, type DownstreamClients } from "../gateways/clients";
+import { history } from "@odds/proto";
+import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
+import { expectRenewals, startPageService, type PageService } from "../../test/renewals";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { historyQuery, historyRoutes, toListTicksRequest } from "./history";
@@ -66,55 +65,19 @@ describe("history route", () => {
 });
 
 describe("history route renewals, against a history service over real gRPC", () => {
-  const logger = createLogger("edge-history-route-test", "silent");
-  const received: history.ListTicksRequest[] = [];
-  const page = { items: [Buffer.from('{"oddID":"a"}')], nextCursor: "", notice: "", tag: "page-1" };
-  let server: RunningGrpcServer;
-  let clients: DownstreamClients;
+  let service: PageService;
 
   beforeAll(async () => {
-    server = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
-      logger,
-      services: [
-        {
-          name: "odds.history.v1.HistoryService",
-          definition: history.HistoryServiceService,
-          implementation: {
-            listTicks: unaryHandler(logger, async (request: history.ListTicksRequest) => {
-              received.push(request);
-              return request.ifTag === page.tag ? { ...page, items: [], unchanged: true } : page;
-            }),
-          } as unknown as history.HistoryServiceServer,
-        },
-      ],
-    });
-    const address = `127.0.0.1:${server.port}`;
-    clients = createDownstreamClients({ events: address, history: address, catalogue: address, usage: address }, 2_000);
+    service = await startPageService(
+      { name: "odds.history.v1.HistoryService", definition: history.HistoryServiceService },
+      ["listTicks"],
+    );
   });
 
-  afterAll(async () => {
-    closeDownstreamClients(clients);
-    await server.shutdown(1_000);
-  });
+  afterAll(() => service.stop());
 
   test("a load names the page it renews, and the service's unchanged comes back as unchanged", async () => {
-    const [route] = historyRoutes(clients);
-    const grant = { caller: common.Caller.create({ tier: "pro", allLeagues: true }) } as unknown as KeyGrant;
-    const params = parseQuery(historyQuery, { eventID: "E", limit: "5" });
-
-    const first = await route!.load(params, grant);
-    expect(received.at(-1)!.ifTag).toBeUndefined();
-    expect(first).toMatchObject({ tag: "page-1", nextCursor: null });
-    expect("items" in first && first.items.map((item) => Buffer.from(item).toString())).toEqual(['{"oddID":"a"}']);
-
-    const renewed = await route!.load(params, grant, undefined, "page-1");
-    expect(received.at(-1)!.ifTag).toBe("page-1");
-    expect(renewed).toMatchObject({ items: [], unchanged: true });
-
-    const stale = await route!.load(params, grant, undefined, "page-0");
-    expect(stale).toMatchObject({ tag: "page-1" });
-    expect(stale).not.toHaveProperty("unchanged");
+    const [route] = historyRoutes(service.clients);
+    await expectRenewals(route!, { eventID: "E", limit: "5" }, service);
   });
 });

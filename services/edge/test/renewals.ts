@@ -1,0 +1,75 @@
+import { createLogger, startGrpcServer, unaryHandler, type GrpcServiceBinding } from "@odds/platform";
+import { common } from "@odds/proto";
+import type { KeyGrant } from "../src/access/api-key";
+import { closeDownstreamClients, createDownstreamClients, type DownstreamClients } from "../src/gateways/clients";
+import { parseQuery } from "../src/http/query";
+import type { RouteDefinition } from "../src/http/route";
+
+/** The page a `PageService` answers, under its tag. */
+const PAGE = { items: [Buffer.from('{"id":"a"}')], nextCursor: "", notice: "", tag: "page-1" };
+
+/** A downstream service over real gRPC whose list methods answer one tagged page, or `unchanged` when named its tag. */
+export interface PageService {
+  clients: DownstreamClients;
+  /** Every call, in order: the method and the tag it named. */
+  received: { method: string; ifTag: string | undefined }[];
+  stop(): Promise<void>;
+}
+
+export async function startPageService(
+  binding: Pick<GrpcServiceBinding, "name" | "definition">,
+  methods: string[],
+): Promise<PageService> {
+  const logger = createLogger("edge-renewals-test", "silent");
+  const received: PageService["received"] = [];
+  const implementation = Object.fromEntries(
+    methods.map((method) => [
+      method,
+      unaryHandler(logger, async (request: { ifTag?: string }) => {
+        received.push({ method, ifTag: request.ifTag });
+        return request.ifTag === PAGE.tag ? { ...PAGE, items: [], unchanged: true } : PAGE;
+      }),
+    ]),
+  );
+  const server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: [{ ...binding, implementation }],
+  });
+  const address = `127.0.0.1:${server.port}`;
+  const clients = createDownstreamClients(
+    { events: address, history: address, catalogue: address, usage: address },
+    2_000,
+  );
+  return {
+    clients,
+    received,
+    async stop() {
+      closeDownstreamClients(clients);
+      await server.shutdown(1_000);
+    },
+  };
+}
+
+/**
+ * Loads `route` three times against a `PageService`: afresh (names no tag, gets the page and its tag), naming the
+ * page's tag (the service's `unchanged` comes back as unchanged) and naming another tag (gets the page).
+ */
+export async function expectRenewals(route: RouteDefinition, query: Record<string, string>, service: PageService) {
+  const grant = { caller: common.Caller.create({ tier: "pro", allLeagues: true }) } as unknown as KeyGrant;
+  const params = parseQuery(route.query, query);
+
+  const first = await route.load(params, grant);
+  expect(service.received.at(-1)!.ifTag).toBeUndefined();
+  expect(first).toMatchObject({ tag: PAGE.tag, nextCursor: null });
+  expect("items" in first && first.items.map((item) => Buffer.from(item).toString())).toEqual(['{"id":"a"}']);
+
+  const renewed = await route.load(params, grant, undefined, PAGE.tag);
+  expect(service.received.at(-1)!.ifTag).toBe(PAGE.tag);
+  expect(renewed).toMatchObject({ items: [], unchanged: true });
+
+  const stale = await route.load(params, grant, undefined, "page-0");
+  expect(stale).toMatchObject({ tag: PAGE.tag });
+  expect(stale).not.toHaveProperty("unchanged");
+}
