@@ -6,7 +6,7 @@ import compose from "koa-compose";
 import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
-import { Answer } from "./cache/answer";
+import { Answer, renewedAnswer } from "./cache/answer";
 import { ResponseCache } from "./cache/response-cache";
 import type { UsageGateway } from "./gateways/usage";
 import { authenticate, rateLimit, type KeyedState } from "./http/admission";
@@ -124,11 +124,12 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       // A reload names the page it renews; a source that says it is unchanged sends nothing again.
       const loaded = await load(held?.sourceTag);
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
-      if (loaded.unchanged) {
-        if (!held) throw new Error(`route ${route.path} answered unchanged to a load that named no page`);
-        return held;
-      }
-      return new Answer(renderPage(loaded), loaded.items.length, loaded.tag);
+      return renewedAnswer(
+        loaded,
+        held,
+        route.path,
+        () => new Answer(renderPage(loaded), loaded.items.length, loaded.tag),
+      );
     });
     await sendAnswer(ctx, answer);
   };

@@ -162,6 +162,16 @@ function app(
             ? { items: [item({ widgetID: "c" })], nextCursor: null, objects: 1 }
             : { items: [item({ widgetID: "a" }), item({ widgetID: "b" })], nextCursor: "n-1", objects: 5 },
       }),
+      defineV1Route({
+        path: "/tagged",
+        summary: "Widgets from a source that tags its pages",
+        tag: "Test",
+        query: z.strictObject({}),
+        item: z.object({ widgetID: z.string() }),
+        data: "list",
+        errors: [400, 500],
+        load: async (_params, _grant, heldTag) => ({ ...(await taggedSource(heldTag)), objects: 1 }),
+      }),
     ],
     answers: options.answers,
     health: {
@@ -1021,42 +1031,48 @@ describe("cached answers", () => {
     expect(renewed.headers.etag).not.toBe(first.headers.etag);
   });
 
-  it("renews a polled answer by naming its page's tag: an unchanged page is not sent again, a changed one is", async () => {
-    const renewing = renewingApp();
-    const named: (string | undefined)[] = [];
-    let current: RoutePage = { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" };
-    taggedSource = async (heldTag) => {
-      named.push(heldTag);
-      return heldTag === current.tag ? { items: [], nextCursor: null, tag: heldTag, unchanged: true } : current;
-    };
-    const get = () => request(renewing).get("/v2/tagged/").set("x-api-key", baseKey);
-    const renewedAfterHit = async (loads: number) => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      await get();
-      for (let waited = 0; named.length < loads && waited < 5_000; waited += 20) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(named).toHaveLength(loads);
-    };
+  it.each([
+    ["/v2/tagged/", "x-api-key", baseKey],
+    ["/v1/tagged", "Authorization", `Bearer ${baseKey}`],
+  ])(
+    "renews a polled answer of %s by naming its page's tag: an unchanged page is not sent again, a changed one is",
+    async (path, header, credential) => {
+      const renewing = renewingApp();
+      const named: (string | undefined)[] = [];
+      let current: RoutePage = { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" };
+      taggedSource = async (heldTag) => {
+        named.push(heldTag);
+        return heldTag === current.tag ? { items: [], nextCursor: null, tag: heldTag, unchanged: true } : current;
+      };
+      const get = () => request(renewing).get(path).set(header, credential);
+      const renewedAfterHit = async (loads: number) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await get();
+        for (let waited = 0; named.length < loads && waited < 5_000; waited += 20) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(named).toHaveLength(loads);
+      };
 
-    const first = await get();
-    expect(first.body.data).toEqual([{ widgetID: "a" }]);
-    await renewedAfterHit(2);
-    expect(named).toEqual([undefined, "tag-a"]);
-    const unchanged = await get();
-    expect(unchanged.body.data).toEqual([{ widgetID: "a" }]);
-    expect(unchanged.headers.etag).toBe(first.headers.etag);
+      const first = await get();
+      expect(first.body.data).toEqual([{ widgetID: "a" }]);
+      await renewedAfterHit(2);
+      expect(named).toEqual([undefined, "tag-a"]);
+      const unchanged = await get();
+      expect(unchanged.body.data).toEqual([{ widgetID: "a" }]);
+      expect(unchanged.headers.etag).toBe(first.headers.etag);
 
-    current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
-    await renewedAfterHit(3);
-    expect(named[2]).toBe("tag-a");
-    const changed = await get();
-    expect(changed.body.data).toEqual([{ widgetID: "b" }]);
-    expect(changed.headers.etag).not.toBe(first.headers.etag);
-    // The renewed answer carries the new page's tag.
-    await renewedAfterHit(4);
-    expect(named[3]).toBe("tag-b");
-  });
+      current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
+      await renewedAfterHit(3);
+      expect(named[2]).toBe("tag-a");
+      const changed = await get();
+      expect(changed.body.data).toEqual([{ widgetID: "b" }]);
+      expect(changed.headers.etag).not.toBe(first.headers.etag);
+      // The renewed answer carries the new page's tag.
+      await renewedAfterHit(4);
+      expect(named[3]).toBe("tag-b");
+    },
+  );
 
   it("keeps a page of more than half the cache's bound (its encodings are counted at a quarter of it)", async () => {
     // About 600 KB against a 1 MB bound.

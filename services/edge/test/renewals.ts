@@ -2,8 +2,6 @@ import { createLogger, startGrpcServer, unaryHandler, type GrpcServiceBinding } 
 import { common } from "@odds/proto";
 import type { KeyGrant } from "../src/access/api-key";
 import { closeDownstreamClients, createDownstreamClients, type DownstreamClients } from "../src/gateways/clients";
-import { parseQuery } from "../src/http/query";
-import type { RouteDefinition } from "../src/http/route";
 
 /** The page a `PageService` answers, under its tag. */
 const PAGE = { items: [Buffer.from('{"id":"a"}')], nextCursor: "", notice: "", tag: "page-1" };
@@ -53,23 +51,24 @@ export async function startPageService(
 }
 
 /**
- * Loads `route` three times against a `PageService`: afresh (names no tag, gets the page and its tag), naming the
- * page's tag (the service's `unchanged` comes back as unchanged) and naming another tag (gets the page).
+ * Loads a route's page three times against a `PageService`: afresh (names no tag, gets the page and its tag), naming
+ * the page's tag (the service's `unchanged` comes back as unchanged) and naming another tag (gets the page). `load`
+ * is the route's load with the tag it names.
  */
-export async function expectRenewals(route: RouteDefinition, query: Record<string, string>, service: PageService) {
-  const grant = { caller: common.Caller.create({ tier: "pro", allLeagues: true }) } as unknown as KeyGrant;
-  const params = parseQuery(route.query, query);
-
-  const first = await route.load(params, grant);
+export async function expectRenewals(load: (heldTag?: string) => Promise<object>, service: PageService) {
+  const first = await load();
   expect(service.received.at(-1)!.ifTag).toBeUndefined();
   expect(first).toMatchObject({ tag: PAGE.tag, nextCursor: null });
-  expect("items" in first && first.items.map((item) => Buffer.from(item).toString())).toEqual(['{"id":"a"}']);
+  expect((first as { items: Uint8Array[] }).items.map((item) => Buffer.from(item).toString())).toEqual(['{"id":"a"}']);
 
-  const renewed = await route.load(params, grant, undefined, PAGE.tag);
+  const renewed = await load(PAGE.tag);
   expect(service.received.at(-1)!.ifTag).toBe(PAGE.tag);
   expect(renewed).toMatchObject({ items: [], unchanged: true });
 
-  const stale = await route.load(params, grant, undefined, "page-0");
+  const stale = await load("page-0");
   expect(stale).toMatchObject({ tag: PAGE.tag });
   expect(stale).not.toHaveProperty("unchanged");
 }
+
+/** A key's grant on a plan that reads every league, as the edge hands it to a route. */
+export const GRANT = { caller: common.Caller.create({ tier: "pro", allLeagues: true }) } as unknown as KeyGrant;

@@ -68,3 +68,18 @@ export class Answer {
     return pending;
   }
 }
+
+/**
+ * A renewal's answer from a source that tags its pages: the held answer when the source said the page it named is
+ * unchanged (its body, encodings and ETag kept), else the fresh one `render` makes.
+ */
+export function renewedAnswer(
+  loaded: { unchanged?: true },
+  held: Answer | undefined,
+  route: string,
+  render: () => Answer,
+): Answer {
+  if (!loaded.unchanged) return render();
+  if (!held) throw new Error(`route ${route} answered unchanged to a load that named no page`);
+  return held;
+}

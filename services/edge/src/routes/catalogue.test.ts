@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { catalogue } from "@odds/proto";
 import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
-import { expectRenewals, startPageService, type PageService } from "../../test/renewals";
+import { expectRenewals, GRANT, startPageService, type PageService } from "../../test/renewals";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { catalogueRoutes, marketsQuery, playersQuery, sportsQuery, statsQuery, teamsQuery } from "./catalogue";
@@ -92,7 +92,8 @@ describe("catalogue route renewals, against a catalogue service over real gRPC",
     // A markets page above 1,000 markets goes through the heavy pages' bound: renewed the same way.
     const asked: Record<string, Record<string, string>> = { "/markets/": { limit: "5000" } };
     for (const route of catalogueRoutes(service.clients, readBounds(5_000))) {
-      await expectRenewals(route, asked[route.path] ?? {}, service);
+      const params = parseQuery(route.query, asked[route.path] ?? {});
+      await expectRenewals((heldTag) => route.load(params, GRANT, undefined, heldTag), service);
     }
     expect(new Set(service.received.map((call) => call.method))).toEqual(
       new Set(["listSports", "listLeagues", "listTeams", "listPlayers", "listStats", "listMarkets"]),

@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { history } from "@odds/proto";
 import type { DownstreamClients } from "../gateways/clients";
 import { rejection } from "../../test/rejection";
-import { expectRenewals, startPageService, type PageService } from "../../test/renewals";
+import { expectRenewals, GRANT, startPageService, type PageService } from "../../test/renewals";
 import { parseQuery } from "../http/query";
 import { buildOpenApiDocument } from "../openapi/document";
 import { historyQuery, historyRoutes, toListTicksRequest } from "./history";
@@ -78,6 +78,7 @@ describe("history route renewals, against a history service over real gRPC", () 
 
   test("a load names the page it renews, and the service's unchanged comes back as unchanged", async () => {
     const [route] = historyRoutes(service.clients);
-    await expectRenewals(route!, { eventID: "E", limit: "5" }, service);
+    const params = parseQuery(historyQuery, { eventID: "E", limit: "5" });
+    await expectRenewals((heldTag) => route!.load(params, GRANT, undefined, heldTag), service);
   });
 });

@@ -9,6 +9,10 @@ export interface V1Page {
   nextCursor: string | null;
   /** 1 per item plus 1 per bookmaker price inside it. */
   objects: number;
+  /** The source's tag of the page, when it tags its pages: a renewal names it. */
+  tag?: string;
+  /** The page is the one the load named (`heldTag`): no items were sent; the held answer stands. */
+  unchanged?: true;
 }
 
 /**
@@ -29,7 +33,11 @@ export interface V1Route<Q extends z.ZodType = z.ZodType> {
   errors: number[];
   /** A part of v1 only some plans include: other keys get a 403 problem naming the plan. */
   requires?: PlanFeature;
-  load(params: z.output<Q>, grant: KeyGrant): Promise<V1Page>;
+  /**
+   * `heldTag`: the tag of the page the caller holds for these very parameters and plan. A route whose source tags
+   * its pages names it, and a source that finds the page the same answers `unchanged`.
+   */
+  load(params: z.output<Q>, grant: KeyGrant, heldTag?: string): Promise<V1Page>;
 }
 
 export function defineV1Route<Q extends z.ZodType>(route: V1Route<Q>): V1Route {
@@ -42,5 +50,7 @@ export function fromV1JsonPage(page: common.JsonPage): V1Page {
     items: page.items,
     nextCursor: page.nextCursor === "" ? null : page.nextCursor,
     objects: page.objects || page.items.length,
+    ...(page.tag ? { tag: page.tag } : {}),
+    ...(page.unchanged ? { unchanged: true as const } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { requirePlanFeature } from "../access/plan-features";
 import type { HistoryGateway } from "../gateways/history";
 import { mountHistoryFileDownload } from "./routes/history-files";
 import type { UsageRecorder } from "../access/usage-recorder";
-import { Answer } from "../cache/answer";
+import { Answer, renewedAnswer } from "../cache/answer";
 import { ResponseCache } from "../cache/response-cache";
 import { authenticate, rateLimit, type KeyedState } from "../http/admission";
 import { sendAnswer } from "../http/cached-answer";
@@ -71,11 +71,14 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
         const params = paging ? paging.opened() : raw;
         const query = new URLSearchParams(ctx.querystring);
         query.sort();
-        const load = async () => {
-          const page = await route.load(params, grant);
-          if (route.data === "object" && page.items.length === 0) throw notFound();
-          const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
-          return new Answer(renderV1Body(page, linksOf(ctx.path, query, next), route.data), page.objects);
+        // A renewal names the page it holds; a source that says it is unchanged sends nothing again.
+        const load = async (held?: Answer) => {
+          const page = await route.load(params, grant, held?.sourceTag);
+          return renewedAnswer(page, held, route.path, () => {
+            if (route.data === "object" && page.items.length === 0) throw notFound();
+            const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
+            return new Answer(renderV1Body(page, linksOf(ctx.path, query, next), route.data), page.objects, page.tag);
+          });
         };
         const answers = options.answers;
         const answer = answers

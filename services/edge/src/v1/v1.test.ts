@@ -1,7 +1,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { decodeJsonPage, encodeJsonPage } from "@odds/platform";
-import { common, v1 } from "@odds/proto";
+import { catalogue, common, history, v1 } from "@odds/proto";
 import { rejection } from "../../test/rejection";
+import { expectRenewals, GRANT, startPageService, type PageService } from "../../test/renewals";
 import { bearerApiKey } from "../access/api-key";
 import type { DownstreamClients } from "../gateways/clients";
 import { parseQuery } from "../http/query";
@@ -17,8 +18,8 @@ import {
   v1OddsQuery,
   toListEventsV1Request,
 } from "./routes/events";
-import { v1PlayersQuery, v1SportsQuery } from "./routes/catalogue";
-import { v1OddsHistoryQuery } from "./routes/history";
+import { v1CatalogueRoutes, v1PlayersQuery, v1SportsQuery } from "./routes/catalogue";
+import { v1HistoryRoutes, v1OddsHistoryQuery } from "./routes/history";
 import { planIncludes, planRequired } from "../access/plan-features";
 import { plan } from "../../test/fixtures";
 import { readBounds } from "../routes";
@@ -246,5 +247,40 @@ describe("/v1/openapi.json", () => {
     expect(document.components.schemas.EventOdds.properties.markets).toBeDefined();
     expect(document.components.schemas.OddsTick.properties.decimal_odds).toBeDefined();
     expect(Object.keys(document.paths["/odds/history"].get.responses)).toContain("403");
+  });
+});
+
+describe("v1 renewals, against the catalogue and history services over real gRPC", () => {
+  let catalogueService: PageService;
+  let historyService: PageService;
+
+  beforeAll(async () => {
+    catalogueService = await startPageService(
+      { name: "odds.catalogue.v1.CatalogueService", definition: catalogue.CatalogueServiceService },
+      ["listSports", "listLeagues", "listBookmakers", "listMarkets", "listTeams", "listPlayers"],
+    );
+    historyService = await startPageService(
+      { name: "odds.history.v1.HistoryService", definition: history.HistoryServiceService },
+      ["listTicks"],
+    );
+  });
+
+  afterAll(async () => {
+    await catalogueService.stop();
+    await historyService.stop();
+  });
+
+  test("every catalogue route's load names the page it renews, and the service's unchanged comes back", async () => {
+    for (const route of v1CatalogueRoutes(catalogueService.clients)) {
+      const params = parseQuery(route.query, {});
+      await expectRenewals((heldTag) => route.load(params, GRANT, heldTag), catalogueService);
+    }
+    expect(new Set(catalogueService.received.map((call) => call.method)).size).toBe(6);
+  });
+
+  test("the odds history route's load names the page it renews, and the service's unchanged comes back", async () => {
+    const [route] = v1HistoryRoutes(historyService.clients);
+    const params = parseQuery(route!.query, { event_id: eventID, from: "2026-11-20T00:00:00Z" });
+    await expectRenewals((heldTag) => route!.load(params, GRANT, heldTag), historyService);
   });
 });

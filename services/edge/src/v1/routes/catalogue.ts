@@ -68,7 +68,8 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Sport,
       data: "list",
       errors: [400, 500],
-      load: async (_params, { caller }) => fromV1JsonPage(await gateway.listSports({ caller, view: VIEW })),
+      load: async (_params, { caller }, heldTag) =>
+        fromV1JsonPage(await gateway.listSports({ caller, view: VIEW, ifTag: heldTag })),
     }),
     defineV1Route({
       path: "/leagues",
@@ -78,10 +79,11 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1League,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listLeagues({
             caller,
+            ifTag: heldTag,
             sportIds: params.sport_id ?? [],
             leagueIds: params.league_id ?? [],
             view: VIEW,
@@ -96,10 +98,11 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Bookmaker,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listBookmakers({
             caller,
+            ifTag: heldTag,
             leagueIds: params.league_id ?? [],
             bookmakerIds: params.bookmaker ?? [],
           }),
@@ -114,11 +117,12 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Market,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listMarkets(
             catalogue.ListMarketsRequest.create({
               caller,
+              ifTag: heldTag,
               sportIds: params.sport_id ?? [],
               leagueIds: params.league_id ?? [],
               bookmakerIds: params.bookmaker ?? [],
@@ -145,11 +149,12 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Team,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listTeams(
             catalogue.ListTeamsRequest.create({
               caller,
+              ifTag: heldTag,
               sportIds: params.sport_id ?? [],
               leagueIds: params.league_id ?? [],
               teamIds: params.team_id ?? [],
@@ -169,11 +174,12 @@ export function v1CatalogueRoutes(clients: DownstreamClients): V1Route[] {
       item: v1.v1Player,
       data: "list",
       errors: [400, 500],
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listPlayers(
             catalogue.ListPlayersRequest.create({
               caller,
+              ifTag: heldTag,
               leagueIds: params.league_id ?? [],
               teamIds: params.team_id ?? [],
               eventIds: params.event_id ?? [],

@@ -38,11 +38,12 @@ export function v1HistoryRoutes(clients: DownstreamClients): V1Route[] {
       data: "list",
       errors: [400, 404, 500, 503],
       requires: "history",
-      load: async (params, { caller }) =>
+      load: async (params, { caller }, heldTag) =>
         fromV1JsonPage(
           await gateway.listTicks(
             history.ListTicksRequest.create({
               caller,
+              ifTag: heldTag,
               view: "v1",
               eventId: params.event_id,
               marketIds: params.market_id ?? [],
