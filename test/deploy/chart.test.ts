@@ -62,6 +62,13 @@ afterAll(() => staged?.cleanup());
 
 const container = (objects: K8sObject[], component: string) =>
   find(objects, "Deployment", nameOf(component)).spec.template.spec.containers[0];
+/** A Kubernetes memory quantity in MiB (binary and decimal suffixes; plain bytes). */
+function mebibytes(quantity: string | number): number {
+  const units: Record<string, number> = { "": 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|k|M|G)?$/.exec(String(quantity));
+  if (!match) throw new Error(`not a memory quantity this test reads: ${quantity}`);
+  return (Number(match[1]) * units[match[2] ?? ""]!) / 2 ** 20;
+}
 const envOf = (c: any): Record<string, any> => Object.fromEntries(c.env.map((e: any) => [e.name, e]));
 const selects = (policy: K8sObject, component: string) =>
   policy.spec.podSelector.matchLabels["app.kubernetes.io/component"] === component;
@@ -428,6 +435,22 @@ describe("environment specifics", () => {
     const cm = find(rendered["values.yaml"], "ConfigMap", `${nameOf("usage")}-plans`);
     const shipped = parse(readFileSync(join(REPO_ROOT, "services", "usage", "plans.yaml"), "utf8"));
     expect(parse(cm.data["plans.yaml"])).toEqual(shipped);
+  });
+
+  test("each service's memory limit covers its peak RSS in the committed full-scale benchmark run, with a quarter to spare", () => {
+    // npm run bench records each process's VmHWM in MiB; a limit below it gets the pod OOM-killed mid-cycle.
+    const bench = JSON.parse(readFileSync(join(REPO_ROOT, "test", "bench", "results", "latest.json"), "utf8")) as {
+      peakRssMb: Record<string, number | null>;
+    };
+    const production = ["values.yaml", "values-staging.yaml", "values-prod.yaml"] as const;
+    const short = production.flatMap((file) =>
+      SERVICES.map((component) => {
+        const peak = bench.peakRssMb[component];
+        const limitMiB = mebibytes(container(rendered[file], component).resources.limits.memory);
+        return { file, component, peak, limitMiB };
+      }).filter(({ peak, limitMiB }) => peak === null || limitMiB < 1.25 * peak),
+    );
+    expect(short).toEqual([]);
   });
 
   test("nodeFlags go before the entry point, per service over the default, and the archiver takes its own", () => {
