@@ -14,7 +14,7 @@ import {
 } from "@odds/local";
 import { admittedPath, type BareBody } from "./bare-server";
 import { ratioTo, referenceFailures } from "./ratio";
-import { spreadOrder } from "./cold-order";
+import { spreadOrder, variantRounds } from "./cold-order";
 import { CpuSampler } from "./cpu-sampler";
 import { runDirFor } from "./dataset-copy";
 import { peakRssMb } from "./peak-rss";
@@ -168,19 +168,38 @@ interface EventItem {
   odds?: Record<string, { byBookmaker?: Record<string, unknown> }>;
 }
 
-/** Every event the API lists (internal key), paging 25 at a time (a page of 100 deep events is tens of MB). */
-async function allEvents(stack: RunningStack): Promise<EventItem[]> {
-  const found: EventItem[] = [];
+/** Every item a list route serves (internal key), page by page: `query` names the route and its page size. */
+async function allItems<T>(stack: RunningStack, query: string): Promise<T[]> {
+  const found: T[] = [];
   let cursor: string | null = "";
   while (cursor !== null) {
-    const page: { data: EventItem[]; nextCursor: string | null } = await getJson(
+    const page: { data: T[]; nextCursor: string | null } = await getJson(
       stack,
-      `/events/?limit=25&includeFinished=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
     );
     found.push(...page.data);
     cursor = page.nextCursor;
   }
   return found;
+}
+
+/** Every event the API lists, 25 a page (a page of 100 deep events is tens of MB). */
+function allEvents(stack: RunningStack): Promise<EventItem[]> {
+  return allItems<EventItem>(stack, "/events/?limit=25&includeFinished=true");
+}
+
+/**
+ * Cold `/teams/` requests: two teams at a time (an event's teams, as a client asks for them). Team n's
+ * k-th pair is with team n + k + 1 (mod the count); below half the count, no two pairs are the same.
+ */
+async function teamPairs(stack: RunningStack, v2: string, count: number): Promise<string[]> {
+  const ids = (await allItems<{ teamID: string }>(stack, "/teams/?limit=250")).map((team) => team.teamID);
+  return variantRounds(
+    ids.map((_, n) => n),
+    () => Math.floor((ids.length - 1) / 2),
+    (n, k) => `${v2}/teams/?teamID=${ids[n]},${ids[(n + k + 1) % ids.length]}`,
+    count,
+  );
 }
 
 /** How big the served world is: events, oddIDs per priced event, bookmakers and prices. */
@@ -222,11 +241,16 @@ async function buildCases(stack: RunningStack, report: (line: string) => void): 
   if (events.length === 0) throw new Error("the dataset has no events");
   const ids = events.map((event) => event.eventID);
   const instants = distinctInstants(20_000);
-  const narrowOf = (event: EventItem): string => {
-    const oddIDs = Object.keys(event.odds ?? {}).slice(0, 2);
+  // The narrow request names two sides of an event (its `pair`th two) and two books of the first, so it
+  // reads priced events only: an unpriced one has no oddID to name, and its request would be the whole event's.
+  const narrowOf = (event: EventItem, pair = 0): string => {
+    const oddIDs = Object.keys(event.odds ?? {}).slice(2 * pair, 2 * pair + 2);
     const books = Object.keys(event.odds?.[oddIDs[0] ?? ""]?.byBookmaker ?? {}).slice(0, 2);
     return `${v2}/events/?eventID=${event.eventID}&oddID=${oddIDs.join(",")}&bookmakerID=${books.join(",")}`;
   };
+  const sidePairs = (event: EventItem) => Math.floor(Object.keys(event.odds ?? {}).length / 2);
+  const priced = events.filter((event) => sidePairs(event) > 0);
+  if (priced.length === 0) throw new Error("the dataset has no priced events");
   const fifty = (offset: number) =>
     Array.from({ length: Math.min(50, ids.length) }, (_, n) => ids[(offset + n) % ids.length]).join(",");
 
@@ -247,8 +271,8 @@ async function buildCases(stack: RunningStack, report: (line: string) => void): 
     // Cold requests over events visit them in a spread order (cold-order.ts), not in serving order.
     {
       name: "events narrow (eventID+2 oddIDs+2 books)",
-      hot: narrowOf(events[0]!),
-      cold: spreadOrder(events).map(narrowOf),
+      hot: narrowOf(priced[0]!),
+      cold: variantRounds(priced, sidePairs, narrowOf, 20_000),
     },
     {
       name: "events eventIDs=50 ids",
@@ -272,7 +296,7 @@ async function buildCases(stack: RunningStack, report: (line: string) => void): 
     {
       name: "teams",
       hot: `${v2}/teams/`,
-      cold: Array.from({ length: 250 }, (_, n) => `${v2}/teams/?limit=${n + 1}`),
+      cold: await teamPairs(stack, v2, 20_000),
     },
     { name: "sports", hot: `${v2}/sports/` },
     { name: "account/usage", hot: `${v2}/account/usage` },
@@ -423,7 +447,8 @@ const serviceNodeFlags: Partial<Record<ServiceName, readonly string[]>> = Object
   ]),
 );
 
-export async function runApiBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
+/** The whole stack on a fresh copy of the benchmark's dataset (built on first use), as the runs load it. */
+async function startBenchStack(report: (line: string) => void, interruption: Interruption) {
   const fingerprint = datasetFingerprint(SEED);
   const datasetDir = process.env.BENCH_DATA_DIR ?? join(REPO_ROOT, ".local", "bench", fingerprint);
   mkdirSync(datasetDir, { recursive: true });
@@ -431,7 +456,6 @@ export async function runApiBench(report: (line: string) => void, interruption: 
     `api bench: dataset ${datasetDir} (seed ${SEED}; built on first use, reused until the feed or history store code changes)`,
   );
   const { dir: dataDir, copySeconds } = await runDirFor(datasetDir, Boolean(writtenDepth(datasetDir)), report);
-  specFile = join(dataDir, "load-spec.json");
   const startedAt = Date.now();
   const stopWatching = watchIngestLog(dataDir, startedAt, (line) =>
     report(`  ingest: ${line} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`),
@@ -454,8 +478,59 @@ export async function runApiBench(report: (line: string) => void, interruption: 
   const forgetStack = interruption.ownStarting(starting);
   const stack = await starting;
   const servingAt = Date.now();
-  const peakAtServing = stackPeakRssMb(stack);
   report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
+  return { stack, forgetStack, dataDir, fingerprint, copySeconds, startedAt, servingAt };
+}
+
+/** A case's request headers in one mode: the bench's key, and gzip accepted for hot-gzip. */
+function caseHeaders(stack: RunningStack, mode: CaseRow["mode"]): Record<string, string> {
+  return { "x-api-key": stack.apiKeys.internal, ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}) };
+}
+
+/** The modes a case is loaded in: cold only where it has cache-miss variants. */
+function modesOf(benchCase: BenchCase): CaseRow["mode"][] {
+  return benchCase.cold ? ["hot", "hot-gzip", "cold"] : ["hot", "hot-gzip"];
+}
+
+/**
+ * `npm run bench serve`: the stack the runs load, on the same dataset, left serving until Ctrl-C, for a
+ * load run of one's own. Writes each case's load, in each mode, as a spec for the bench's own load
+ * process, and prints the base URL, the key and each case's hot request for any other tool.
+ */
+export async function serveBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
+  const { stack, dataDir } = await startBenchStack(report, interruption);
+  const cases = await buildCases(stack, report);
+  const origin = new URL(stack.baseUrl).origin;
+  const specDir = join(dataDir, "load-specs");
+  mkdirSync(specDir, { recursive: true });
+  report(`serving ${stack.baseUrl} on the benchmark's dataset; header x-api-key: ${stack.apiKeys.internal}`);
+  for (const benchCase of cases) {
+    report(`  ${benchCase.name}: ${origin}${benchCase.hot}`);
+    for (const mode of modesOf(benchCase)) {
+      const spec: LoadSpec = {
+        origin,
+        paths: mode === "cold" ? benchCase.cold! : [benchCase.hot],
+        headers: caseHeaders(stack, mode),
+        connections: CONNECTIONS.includes(16) ? 16 : CONNECTIONS[0]!,
+        durationSeconds: DURATION_S,
+      };
+      const file = join(specDir, `${benchCase.name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}-${mode}.json`);
+      writeFileSync(file, JSON.stringify(spec));
+      report(`    ${mode}: node ${join(__dirname, "load-worker.js")} ${file}`);
+    }
+  }
+  report("serving until Ctrl-C, which stops the stack");
+  // The stack's processes keep this one alive; the interruption stops them and exits.
+  await new Promise((resolve) => interruption.signal.addEventListener("abort", resolve));
+}
+
+export async function runApiBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
+  const { stack, forgetStack, dataDir, fingerprint, copySeconds, startedAt, servingAt } = await startBenchStack(
+    report,
+    interruption,
+  );
+  specFile = join(dataDir, "load-spec.json");
+  const peakAtServing = stackPeakRssMb(stack);
   const probe = new FreshnessProbe(stack);
   probe.start();
   const cpu = new CpuSampler(() => stackPids(stack));
@@ -469,14 +544,13 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       (benchCase) => only.length === 0 || only.some((part) => benchCase.name.includes(part)),
     );
     const origin = new URL(stack.baseUrl).origin;
-    const key = { "x-api-key": stack.apiKeys.internal };
 
     const failedCases: Array<{ case: string; path: string; status: number; body: string }> = [];
     // Each hot case's exact bytes, identity and gzip, for the bare server.
     const bodies: BareBody[] = [];
     const bodyIndex = new Map<string, number>();
     for (const benchCase of cases) {
-      const res = await fetch(`${origin}${benchCase.hot}`, { headers: key });
+      const res = await fetch(`${origin}${benchCase.hot}`, { headers: caseHeaders(stack, "hot") });
       const bytes = Buffer.from(await res.arrayBuffer());
       if (!res.ok) {
         // A route that fails at this scale is a result, not the end of the run: report it and go on.
@@ -500,13 +574,9 @@ export async function runApiBench(report: (line: string) => void, interruption: 
 
     for (const benchCase of cases) {
       if (failedCases.some((failed) => failed.case === benchCase.name)) continue;
-      const modes: CaseRow["mode"][] = benchCase.cold ? ["hot", "hot-gzip", "cold"] : ["hot", "hot-gzip"];
-      for (const mode of modes) {
+      for (const mode of modesOf(benchCase)) {
         for (const connections of CONNECTIONS) {
-          const headers: Record<string, string> = {
-            ...key,
-            ...(mode === "hot-gzip" ? { "accept-encoding": "gzip" } : {}),
-          };
+          const headers = caseHeaders(stack, mode);
           const loadFrom = new Date().toISOString();
           const cpuBefore = cpu.sample();
           const api = await measure(

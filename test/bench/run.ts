@@ -1,7 +1,7 @@
 // `npm run bench`: performance runs kept out of the test suites (no timing assertions there).
 // Each benchmark module exports one runner; add yours to BENCHMARKS.
 import { Interruption } from "@odds/local";
-import { runApiBench } from "./api";
+import { runApiBench, serveBench } from "./api";
 import { runEventsBench } from "./events";
 
 type Benchmark = (report: (line: string) => void, interruption: Interruption) => Promise<void>;
@@ -10,6 +10,8 @@ const BENCHMARKS: [string, Benchmark][] = [
   ["api", runApiBench],
   ["events", runEventsBench],
 ];
+/** Run only when named: `serve` leaves the benchmark's stack serving until Ctrl-C. */
+const NAMED_ONLY: [string, Benchmark][] = [["serve", serveBench]];
 
 // Ctrl-C or SIGTERM at any point (dataset build, stack start, cases) stops every process the bench started.
 const interruption = new Interruption();
@@ -17,8 +19,11 @@ interruption.listen((message) => process.stdout.write(`${message}\n`));
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  for (const [name, run] of BENCHMARKS) {
-    if (only.length > 0 && !only.includes(name)) continue;
+  const known = [...BENCHMARKS, ...NAMED_ONLY].map(([name]) => name);
+  const unknown = only.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`no benchmark named ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  for (const [name, run] of [...BENCHMARKS, ...NAMED_ONLY]) {
+    if (only.length > 0 ? !only.includes(name) : NAMED_ONLY.some(([named]) => named === name)) continue;
     await run((line) => process.stdout.write(`${line}\n`), interruption);
   }
 }
