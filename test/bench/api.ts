@@ -27,6 +27,7 @@ import {
   historyRecordedAt,
   ingestCycles,
   historyTicks,
+  unfinishedCycle,
   watchIngestLog,
   type IngestCycle,
 } from "./ingest";
@@ -685,12 +686,20 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         : ` (fetch ${p.fetch}, normalise ${p.normalise}, fingerprint ${p.fingerprint}, then writes: ` +
           `events ${p.writes.events}, history ${p.writes.history}, catalogue ${p.writes.catalogue} ms)`;
     // A case's window overlaps a cycle from the cycle's start to the end of its writes (the events service applies
-    // the last call just after): its reads then share the machine with a cycle's whole write path.
+    // the last call just after): its reads then share the machine with a cycle's whole write path. A cycle still
+    // running as the run ends (a short BENCH_CYCLE_WAIT_S) overlaps every window after its start.
+    const running = unfinishedCycle(dataDir, startedAt);
+    if (running)
+      report(
+        `  ingest ${running.cycleID}: still running as the run ends (started ${new Date(running.startedAtMs).toISOString()}); the cases after its start ran beside it`,
+      );
     for (const row of rows) {
       if (!row.window) continue;
       const from = Date.parse(row.window.from);
       const to = Date.parse(row.window.to);
-      row.window.duringCycle = cycles.some((cycle) => cycleStartMs(cycle) < to && Date.parse(cycle.doneAt) > from);
+      row.window.duringCycle =
+        cycles.some((cycle) => cycleStartMs(cycle) < to && Date.parse(cycle.doneAt) > from) ||
+        (running !== undefined && running.startedAtMs < to);
     }
     const cores = (await import("node:os")).cpus().length;
     const machineCpu = (used: Record<string, number> | null) => {

@@ -122,6 +122,33 @@ export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
 }
 
 /**
+ * The cycle ingest logged as started since `sinceMs` and not yet as done: one still running when a
+ * run ends (its cases ran beside it from its start), or undefined.
+ */
+export function unfinishedCycle(
+  dataDir: string,
+  sinceMs: number,
+): { cycleID: string; startedAtMs: number } | undefined {
+  const file = logPath(dataDir, "ingest");
+  if (!existsSync(file)) return undefined;
+  let running: { cycleID: string; startedAtMs: number } | undefined;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const started = line.includes('"cycle started"');
+    if (!started && !line.includes('"cycle done"')) continue;
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      const atMs = Date.parse(String(entry.time));
+      if (atMs < sinceMs) continue;
+      if (started) running = { cycleID: String(entry.cycleID), startedAtMs: atMs };
+      else if (running?.cycleID === entry.cycleID) running = undefined;
+    } catch {
+      // A line cut short by a log rotation or a crash says nothing.
+    }
+  }
+  return running;
+}
+
+/**
  * Watches what /v2/events/ and /v2/odds/history/ serve: every `intervalMs` it reads the league's
  * latest write instant (info.lastUpdatedAt) and the newest tick of that league's first event
  * (changedAt is the observation instant), so a cycle's freshness on each route is the first poll

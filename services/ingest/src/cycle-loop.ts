@@ -2,7 +2,7 @@
 // restart inside the same interval replays the same cycle id and payloads), never one before the
 // newest cycle already applied.
 import type { Logger } from "@odds/platform";
-import type { CycleReport, CycleRunner } from "./cycle-runner";
+import { cycleIdAt, type CycleReport, type CycleRunner } from "./cycle-runner";
 import { cycleDuration, cycleLag } from "./metrics";
 
 /**
@@ -56,6 +56,8 @@ export class CycleLoop {
     const endTimer = cycleDuration.startTimer();
     const startedMs = performance.now();
     const cpuBefore = process.cpuUsage();
+    // Read by the benchmark: a cycle still running when a run ends is beside its last cases too.
+    this.logger.info({ cycleID: cycleIdAt(at) }, "cycle started");
     const run = this.runner.runCycle(at);
     this.running = run.catch(() => undefined);
     try {
