@@ -96,29 +96,18 @@ export interface IngestCycle {
 
 /** The cycles ingest logged as done since `sinceMs`. */
 export function ingestCycles(dataDir: string, sinceMs: number): IngestCycle[] {
-  const file = logPath(dataDir, "ingest");
-  if (!existsSync(file)) return [];
-  const cycles: IngestCycle[] = [];
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (!line.includes('"cycle done"')) continue;
-    try {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      if (Date.parse(String(entry.time)) < sinceMs || typeof entry.wallMs !== "number") continue;
-      cycles.push({
-        cycleID: String(entry.cycleID),
-        doneAt: String(entry.time),
-        events: Number(entry.events),
-        eventsChanged: typeof entry.eventsChanged === "number" ? entry.eventsChanged : null,
-        quotes: Number(entry.quotes),
-        wallMs: entry.wallMs,
-        cpuMs: Number(entry.cpuMs),
-        phaseMs: (entry.phaseMs as IngestCycle["phaseMs"] | undefined) ?? null,
-      });
-    } catch {
-      // A line cut short by a log rotation or a crash is not a cycle.
-    }
-  }
-  return cycles;
+  return ingestLogEntries(dataDir, sinceMs, ["cycle done"])
+    .filter((entry) => typeof entry.wallMs === "number")
+    .map((entry) => ({
+      cycleID: String(entry.cycleID),
+      doneAt: String(entry.time),
+      events: Number(entry.events),
+      eventsChanged: typeof entry.eventsChanged === "number" ? entry.eventsChanged : null,
+      quotes: Number(entry.quotes),
+      wallMs: entry.wallMs as number,
+      cpuMs: Number(entry.cpuMs),
+      phaseMs: (entry.phaseMs as IngestCycle["phaseMs"] | undefined) ?? null,
+    }));
 }
 
 /**
@@ -129,23 +118,30 @@ export function unfinishedCycle(
   dataDir: string,
   sinceMs: number,
 ): { cycleID: string; startedAtMs: number } | undefined {
-  const file = logPath(dataDir, "ingest");
-  if (!existsSync(file)) return undefined;
   let running: { cycleID: string; startedAtMs: number } | undefined;
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    const started = line.includes('"cycle started"');
-    if (!started && !line.includes('"cycle done"')) continue;
-    try {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      const atMs = Date.parse(String(entry.time));
-      if (atMs < sinceMs) continue;
-      if (started) running = { cycleID: String(entry.cycleID), startedAtMs: atMs };
-      else if (running?.cycleID === entry.cycleID) running = undefined;
-    } catch {
-      // A line cut short by a log rotation or a crash says nothing.
-    }
+  for (const entry of ingestLogEntries(dataDir, sinceMs, ["cycle started", "cycle done"])) {
+    if (entry.msg === "cycle started")
+      running = { cycleID: String(entry.cycleID), startedAtMs: Date.parse(String(entry.time)) };
+    else if (running?.cycleID === entry.cycleID) running = undefined;
   }
   return running;
+}
+
+/** Ingest's log lines since `sinceMs` whose message is one of `messages`, parsed, in order. */
+function ingestLogEntries(dataDir: string, sinceMs: number, messages: string[]): Record<string, unknown>[] {
+  const file = logPath(dataDir, "ingest");
+  if (!existsSync(file)) return [];
+  const entries: Record<string, unknown>[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!messages.some((msg) => line.includes(`"${msg}"`))) continue;
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (messages.includes(String(entry.msg)) && Date.parse(String(entry.time)) >= sinceMs) entries.push(entry);
+    } catch {
+      // A line cut short by a log rotation or a crash is no entry.
+    }
+  }
+  return entries;
 }
 
 /**

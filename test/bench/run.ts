@@ -19,10 +19,11 @@ interruption.listen((message) => process.stdout.write(`${message}\n`));
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  const known = [...BENCHMARKS, ...NAMED_ONLY].map(([name]) => name);
+  const all = [...BENCHMARKS, ...NAMED_ONLY];
+  const known = all.map(([name]) => name);
   const unknown = only.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`no benchmark named ${unknown.join(", ")} (known: ${known.join(", ")})`);
-  for (const [name, run] of [...BENCHMARKS, ...NAMED_ONLY]) {
+  for (const [name, run] of all) {
     if (only.length > 0 ? !only.includes(name) : NAMED_ONLY.some(([named]) => named === name)) continue;
     await run((line) => process.stdout.write(`${line}\n`), interruption);
   }
