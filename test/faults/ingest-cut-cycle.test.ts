@@ -73,7 +73,7 @@ describe("ingest SIGKILLed inside a regular cycle's events write", () => {
       for (const start of [1, 2]) {
         const lines = linesOfStart(run.ingestLog, start).map((line) => line.msg);
         expect(lines).toContain("events applied the backfill's last write or a later cycle; backfill skipped");
-        expect(lines).not.toContain("backfill built; writing");
+        expect(lines).not.toContain("backfill replayed; writing the finished events and the first live cycle");
         expect(lines).not.toContain("events hold an unfinished backfill; writing it again");
       }
       const done = linesOfStart(run.ingestLog, 2).find((line) => line.msg === "cycle done");

@@ -214,9 +214,11 @@ export function backfillFinished(last: { atMs: number; cycleID: string }): boole
  * snapshots go to history in calls of the backfill's size as they fill (the next window is replayed
  * while a call is in flight), so ingest holds a window and a call, not the backfill; what stays is one
  * final state and one priced market book per finished event. Then the finished events and catalogue,
- * the first live cycle (with `firstCycleAt`: its quotes after the replay's, its events in the
- * backfill's events write) and, last, the events write whose last batch marks the backfill done. Keeps
- * flushing until every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts.
+ * and the first live cycle (with `firstCycleAt`), built and written event by event as a regular cycle
+ * is, under the backfill's id: its quotes after the replay's, each finished event given the sides it
+ * was priced on, a corrected event's first result written before its final state. The events call
+ * whose last batch marks the backfill done goes last, once history and catalogue took everything.
+ * Keeps flushing until every write landed (the service stays NOT_SERVING meanwhile) or `signal` aborts.
  */
 export async function runBackfill(
   deps: {
@@ -275,27 +277,33 @@ export async function runBackfill(
   await replay.end();
 
   const results = await backfillResults(deps.sources, options.from, options.now, deps.fairOddsBookmakers, pricedSides);
-  const firstCycle = options.firstCycleAt ? await runner.buildCycle(options.firstCycleAt) : undefined;
-  if (firstCycle) withPricedSides(firstCycle.events, pricedSides);
-  pricedSides.clear();
-  report.firstCycleWritten = firstCycle !== undefined;
   report.events = results.events.length;
   logger.info(
     { ...report, from: options.from.toISOString(), buildMs: Date.now() - started, heapMB: heapMB() },
-    "backfill built; writing",
+    "backfill replayed; writing the finished events and the first live cycle",
   );
-  await writeFirstResults(deps, options, firstResults, [...results.events, ...(firstCycle?.events ?? [])]);
+  const corrections = new FirstResultWrites(deps, options, firstResults);
+  await corrections.writeBefore(results.events);
   const cycleID = backfillCycleId(options.from);
   runner.enqueue(cycleID, options.now.getTime(), { ...results, observations: [] }, BACKFILL_BATCH_LIMITS);
-  if (firstCycle && options.firstCycleAt) {
-    // Under the backfill's id too: events go in one write with the backfill's, whose last batch is its done-marker.
-    report.snapshots += firstCycle.observations.length;
-    for (const observation of firstCycle.observations) report.quotes += observation.quotes.length;
-    runner.enqueue(cycleID, options.firstCycleAt.getTime(), firstCycle, BACKFILL_BATCH_LIMITS);
+  if (options.firstCycleAt) {
+    // Events go under the backfill's id, whose last call is its done-marker: written once history and catalogue took everything.
+    const cycle = await runner.runCycle(options.firstCycleAt, {
+      cycleID,
+      eventsLast: true,
+      beforeQueue: async (event) => {
+        withPricedSides([event], pricedSides);
+        await corrections.writeBefore([event]);
+      },
+    });
+    report.firstCycleWritten = cycle.fresh;
+    report.snapshots += cycle.snapshots;
+    report.quotes += cycle.quotes;
   }
+  pricedSides.clear();
   // Events last: their applied cycle is what tells a restarted ingest the backfill is done.
   await writeAll();
-  logger.info({ ...report, ms: Date.now() - started }, "backfill written");
+  logger.info({ ...report, firstResults: corrections.written, ms: Date.now() - started }, "backfill written");
   return report;
 }
 
@@ -374,30 +382,45 @@ class HistoryStream {
 
 /**
  * Results the source corrected after first publishing them: the first result is written before
- * the final state, so the events service settles on it and then applies the correction visibly,
- * as it would have live. Retried until written (or `signal` aborts), like the rest of the backfill.
+ * the final state is queued, so the events service settles on it and then applies the correction
+ * visibly, as it would have live. Each is written once, retried until written (or `signal` aborts),
+ * like the rest of the backfill.
  */
-async function writeFirstResults(
-  deps: { sink: CycleSink; logger: Logger },
-  options: { from: Date; now: Date; retryDelayMs?: number; signal?: AbortSignal },
-  firstResults: Map<string, EventState>,
-  events: EventState[],
-): Promise<void> {
-  const corrected = new Set(events.filter((e) => e.resultsCorrectedAtMs > 0).map((e) => e.eventID));
-  const first = [...firstResults.values()].filter((e) => corrected.has(e.eventID) && e.resultsCorrectedAtMs === 0);
-  const perCall = BACKFILL_BATCH_LIMITS.eventsPerCall;
-  for (let i = 0; i < first.length; i += perCall) {
-    const cycleID = `${FIRST_RESULTS_CYCLE_PREFIX}${cycleIdAt(options.from)}#${i / perCall + 1}`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await deps.sink.applyEvents(cycleID, options.now.getTime(), first.slice(i, i + perCall));
-        break;
-      } catch (err) {
-        if (options.signal?.aborted) throw new Error("backfill aborted before every write landed");
-        deps.logger.warn({ err, attempt }, "backfill first results not written; retrying");
-        await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+class FirstResultWrites {
+  /** First results written so far (one call per `writeBefore` that had any). */
+  written = 0;
+  private calls = 0;
+
+  constructor(
+    private readonly deps: { sink: CycleSink; logger: Logger },
+    private readonly options: { from: Date; now: Date; retryDelayMs?: number; signal?: AbortSignal },
+    /** The replay's first result of each finished event; an entry goes once written. */
+    private readonly firstResults: Map<string, EventState>,
+  ) {}
+
+  /** Writes the first results of those of `events` (final states) whose result was corrected. */
+  async writeBefore(events: readonly EventState[]): Promise<void> {
+    const first = events.flatMap((event) => {
+      const result = event.resultsCorrectedAtMs > 0 ? this.firstResults.get(event.eventID) : undefined;
+      return result && result.resultsCorrectedAtMs === 0 ? [result] : [];
+    });
+    const perCall = BACKFILL_BATCH_LIMITS.eventsPerCall;
+    for (let i = 0; i < first.length; i += perCall) {
+      const call = first.slice(i, i + perCall);
+      this.calls += 1;
+      const cycleID = `${FIRST_RESULTS_CYCLE_PREFIX}${cycleIdAt(this.options.from)}#${this.calls}`;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.deps.sink.applyEvents(cycleID, this.options.now.getTime(), call);
+          break;
+        } catch (err) {
+          if (this.options.signal?.aborted) throw new Error("backfill aborted before every write landed");
+          this.deps.logger.warn({ err, attempt }, "backfill first results not written; retrying");
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 2000));
+        }
       }
+      for (const result of call) this.firstResults.delete(result.eventID);
+      this.written += call.length;
     }
   }
-  if (first.length > 0) deps.logger.info({ events: first.length }, "backfill wrote first results of corrected events");
 }

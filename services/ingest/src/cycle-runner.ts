@@ -113,6 +113,22 @@ export interface CycleReport {
   phaseMs: CyclePhases;
 }
 
+/** How a cycle is written when it is not a regular one (the backfill's first live cycle). */
+export interface CycleOptions {
+  /** The cycle's id (default `cycleIdAt(at)`): the backfill writes its first cycle under its own. */
+  cycleID?: string;
+  /**
+   * Called with each built event before it is queued for events: the backfill gives a finished event
+   * the sides it was priced on, and writes a corrected event's first result before its final state.
+   */
+  beforeQueue?: (event: EventState) => Promise<void>;
+  /**
+   * The last events call (`#n/n`) only once history and catalogue took everything: the backfill's
+   * done-marker. The calls before it go as they fill, as in any cycle (a `#k` never marks it done).
+   */
+  eventsLast?: boolean;
+}
+
 export interface CyclePhases {
   fetch: number;
   normalise: number;
@@ -175,7 +191,7 @@ export class CycleRunner {
     return this.deps.limits ?? DEFAULT_BATCH_LIMITS;
   }
 
-  /** Fetches, normalises and prices every source at `at`, whole (the backfill's first cycle). */
+  /** Fetches, normalises and prices every source at `at`, whole: what `runCycle` writes, collected. */
   async buildCycle(at: Date): Promise<CycleContent> {
     return collectCycle(await this.fetchCycle(at), { fairOddsBookmakers: this.deps.fairOddsBookmakers });
   }
@@ -240,8 +256,8 @@ export class CycleRunner {
    * compared with what events hold and queued; history's and events' calls go as they fill, while
    * the next events are built (README "Ingest memory").
    */
-  async runCycle(at: Date): Promise<CycleReport> {
-    const cycleID = cycleIdAt(at);
+  async runCycle(at: Date, options: CycleOptions = {}): Promise<CycleReport> {
+    const cycleID = options.cycleID ?? cycleIdAt(at);
     const started = performance.now();
     const cycle = await this.fetchCycle(at);
     // No source has written since the last cycle (all failed or quiet; real sources keep their last
@@ -256,7 +272,7 @@ export class CycleRunner {
     }
     const phases = { fetch: performance.now() - started, normalise: 0, fingerprint: 0 };
     const counts = { events: 0, eventsChanged: 0, snapshots: 0, quotes: 0, rejectedQuotes: 0 };
-    const writes = fresh ? this.streamWrites(cycleID, at.getTime()) : undefined;
+    const writes = fresh ? this.streamWrites(cycleID, at.getTime(), options.eventsLast ?? false) : undefined;
     const catalogue = new CatalogueBuilder();
     const events = cycle.events[Symbol.iterator]();
     let mark = performance.now();
@@ -276,6 +292,10 @@ export class CycleRunner {
       phases.normalise += lap();
       if (!normalised) continue;
       catalogue.add(normalised.event);
+      if (options.beforeQueue) {
+        await options.beforeQueue(normalised.event);
+        lap();
+      }
       counts.events += 1;
       counts.snapshots += normalised.observations.length;
       for (const observation of normalised.observations) counts.quotes += observation.quotes.length;
@@ -296,7 +316,7 @@ export class CycleRunner {
       this.writtenFreshestMs = this.builtFreshestMs;
       pending = await writes.finish();
     } else {
-      pending = await this.flush();
+      pending = await this.flush({ eventsLast: options.eventsLast });
     }
     return {
       cycleID,
@@ -390,9 +410,10 @@ export class CycleRunner {
    * call (with the stamps of the unchanged events) and the catalogue go once the build is done.
    * `room()` lets the writes run and holds the build while a target has more than
    * WAITING_CALLS_WHILE_BUILDING calls waiting. A failed call stops its target for the cycle: the rest
-   * stays queued (history) or pending (events) for the next one, as with `flush`.
+   * stays queued (history) or pending (events) for the next one, as with `flush`. `eventsLast`: the last
+   * events call waits for history and catalogue, and stays pending unless both took everything.
    */
-  private streamWrites(cycleID: string, observedAtMs: number) {
+  private streamWrites(cycleID: string, observedAtMs: number, eventsLast: boolean) {
     this.pendingEventsCycle = { cycleID, observedAtMs };
     const started = performance.now();
     this.writePhases = { events: 0, history: 0, catalogue: 0 };
@@ -462,11 +483,16 @@ export class CycleRunner {
           while (historyWriting) await historyWriting;
           if (!historyStopped) await this.writeHistoryQueue();
         })().then(done("history"));
+        const catalogueDone = this.writeCatalogue().then(done("catalogue"));
         const eventsDone = (async () => {
           while (eventsWriting) await eventsWriting;
-          if (!eventsStopped && (await eventsInFlight)) await this.writePendingEvents(eventsSent);
+          if (eventsStopped || !(await eventsInFlight)) return;
+          if (eventsLast) {
+            await Promise.all([historyDone, catalogueDone]);
+            if (this.historyQueue.length > 0 || this.pendingCatalogue) return;
+          }
+          await this.writePendingEvents(eventsSent);
         })().then(done("events"));
-        const catalogueDone = this.writeCatalogue().then(done("catalogue"));
         await Promise.all([historyDone, eventsDone, catalogueDone]);
         return this.pendingCounts();
       },

@@ -516,14 +516,47 @@ describe("first start", () => {
 
   afterAll(() => stop());
 
+  /** A runner whose events calls are small, so a cycle's events take several. */
+  function smallCallsRunner(sources: FeedSource[]): CycleRunner {
+    const limits = { ...DEFAULT_BATCH_LIMITS, eventsPerCall: 20 };
+    return new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR, limits });
+  }
+
+  /** A first start at AT from `from`: the backfill and the first live cycle, with `signal` to give up. */
+  async function firstStart(sources: FeedSource[], runner: CycleRunner, from: Date, signal?: AbortSignal) {
+    return runBackfill(
+      { sources, sink, runner, logger, fairOddsBookmakers: FAIR },
+      { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT, signal },
+    );
+  }
+
+  /** A first start on an empty store with `target` down all along (grpc-js retries included): it gives up. */
+  async function firstStartWithTargetDown(
+    target: "history" | "catalogue",
+    sources: FeedSource[],
+    runner: CycleRunner,
+    from: Date,
+  ): Promise<void> {
+    services.clear();
+    services.lastCycleAtMs = 0;
+    services.lastCycleId = "";
+    const stopped = new AbortController();
+    stopped.abort();
+    services.failing[target] = 1_000;
+    try {
+      await expect(firstStart(sources, runner, from, stopped.signal)).rejects.toThrow(
+        /aborted before every write landed/,
+      );
+    } finally {
+      services.failing[target] = 0;
+    }
+  }
+
   test("sends the first live cycle's quotes in the backfill's history calls and its events under the backfill's id", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
-    const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
+    const runner = smallCallsRunner(sources);
     const from = new Date(AT.getTime() - 3 * 86_400_000);
-    const report = await runBackfill(
-      { sources, sink, runner, logger, fairOddsBookmakers: FAIR },
-      { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT },
-    );
+    const report = await firstStart(sources, runner, from);
     expect(report.firstCycleWritten).toBe(true);
     // As many calls as the backfill's limits make, together carrying every snapshot of the live cycle.
     const calls = services.recordQuotes;
@@ -540,68 +573,78 @@ describe("first start", () => {
     const sent = services.applyCycle.flatMap((r) => r.events);
     expect(sent.some((e) => e.status?.finalized)).toBe(true);
     expect(sent.some((e) => e.status?.oddsAvailable)).toBe(true);
-    // The corrected events' first results go first, then the rest with the live cycle's: all under the backfill's ids.
-    const [firstResults, rest] = [
-      services.applyCycle.filter((r) => r.cycleId.startsWith("backfill-first-results-")),
-      services.applyCycle.filter((r) => !r.cycleId.startsWith("backfill-first-results-")),
-    ];
-    expect(services.applyCycle.slice(0, firstResults.length)).toEqual(firstResults);
+    // A corrected event's first result goes before its final state; every call is under the backfill's ids.
+    const isFirstResults = (r: events.ApplyCycleRequest) => r.cycleId.startsWith("backfill-first-results-");
+    const firstResults = services.applyCycle.filter(isFirstResults);
+    const rest = services.applyCycle.filter((r) => !isFirstResults(r));
+    expect(firstResults.flatMap((r) => r.events).length).toBeGreaterThan(0);
+    for (const call of firstResults) {
+      for (const first of call.events) {
+        expect(first.resultsCorrectedAtMs).toBe(0);
+        const finals = services.applyCycle.flatMap((r, i) =>
+          isFirstResults(r) ? [] : r.events.filter((e) => e.eventId === first.eventId).map((e) => ({ e, i })),
+        );
+        expect(finals).toHaveLength(1);
+        expect(finals[0]!.e.resultsCorrectedAtMs).toBeGreaterThan(0);
+        expect(finals[0]!.i).toBeGreaterThan(services.applyCycle.indexOf(call));
+      }
+    }
     expect(rest.length).toBeGreaterThan(0);
     expect(rest.every((r) => r.cycleId.startsWith(backfillCycleId(from)))).toBe(true);
+    // The live cycle's events go as they are built (`#k`), the done-marker (`#n/n`) last.
+    expect(rest.filter((r) => /#\d+$/.test(r.cycleId)).length).toBeGreaterThan(1);
+    expect(rest.slice(0, -1).every((r) => !backfillFinished({ atMs: 1, cycleID: r.cycleId }))).toBe(true);
     expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(true);
   });
 
   test("the live cycle's events (the marker that it is done) go only after history took everything, so a restart redoes it", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const from = new Date(AT.getTime() - 2 * 86_400_000);
-    const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
-    services.clear();
-    services.lastCycleAtMs = 0;
-    services.lastCycleId = "";
-    const stopped = new AbortController();
-    stopped.abort();
-    services.failing.history = 1_000; // history down for the whole first attempt, grpc-js retries included
-    await expect(
-      runBackfill(deps(new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR })), {
-        lastApplied: await sink.lastAppliedCycle(),
-        from,
-        now: AT,
-        firstCycleAt: AT,
-        signal: stopped.signal,
-      }),
-    ).rejects.toThrow(/aborted before every write landed/);
+    await firstStartWithTargetDown(
+      "history",
+      sources,
+      new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR }),
+      from,
+    );
     // Only the corrected events' first results (under the backfill's own id) may have reached events:
     // no live cycle, so the backfill does not count as finished.
     expect(services.applyCycle.every((r) => r.cycleId.startsWith("backfill-first-results-"))).toBe(true);
     expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(false);
     expect(services.recordQuotes.length).toBe(0);
 
-    services.failing.history = 0;
-    const runner = new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR });
-    const report = await runBackfill(deps(runner), {
-      lastApplied: await sink.lastAppliedCycle(),
+    const report = await firstStart(
+      sources,
+      new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR }),
       from,
-      now: AT,
-      firstCycleAt: AT,
-    });
+    );
     expect([report.skipped, report.firstCycleWritten]).toEqual([false, true]);
     expect(services.recordQuotes.flatMap((r) => r.snapshots)).toHaveLength(report.snapshots);
     expect(services.applyCycle.length).toBeGreaterThan(0);
+  });
+
+  test("with the catalogue down, the live cycle's events go as they are built but not the done-marker: a restart redoes the backfill", async () => {
+    const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
+    const from = new Date(AT.getTime() - 2 * 86_400_000);
+    await firstStartWithTargetDown("catalogue", sources, smallCallsRunner(sources), from);
+    // History took the replay and the live cycle; events took the live cycle's calls sent while it was built.
+    expect(services.recordQuotes.flatMap((r) => r.snapshots).some((s) => s.observedAtMs === AT.getTime())).toBe(true);
+    const streamed = services.applyCycle.filter((r) => r.cycleId.startsWith(`${backfillCycleId(from)}#`));
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.every((r) => /#\d+$/.test(r.cycleId))).toBe(true);
+    expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(false);
+
+    services.clear();
+    const report = await firstStart(sources, smallCallsRunner(sources), from);
+    expect([report.skipped, report.firstCycleWritten]).toEqual([false, true]);
+    expect(services.applyCatalogue).toHaveLength(1);
+    expect(backfillFinished({ atMs: services.lastCycleAtMs, cycleID: services.lastCycleId })).toBe(true);
   });
 
   test("a regular cycle cut after events batch k of n is not taken for an unfinished backfill: the restart skips it and the next cycle sends every event whole", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const from = new Date(AT.getTime() - 2 * 86_400_000);
     const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
-    // Small events calls, so a cycle's events take several.
-    const ingest = () =>
-      new CycleRunner({
-        sources,
-        sink,
-        logger,
-        fairOddsBookmakers: FAIR,
-        limits: { ...DEFAULT_BATCH_LIMITS, eventsPerCall: 20 },
-      });
+    const ingest = () => smallCallsRunner(sources);
     services.clear();
     services.lastCycleAtMs = 0;
     services.lastCycleId = "";
