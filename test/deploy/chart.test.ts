@@ -439,7 +439,7 @@ describe("environment specifics", () => {
 
   test("each service's memory limit covers its peak RSS in the committed full-scale runs, with a quarter to spare", () => {
     // npm run bench records each process's VmHWM in MiB; a limit below it gets the pod OOM-killed mid-cycle.
-    // The latest run, and a first start on a new dataset (the backfill builds its first cycle whole).
+    // The latest run, and a first start on a new dataset (its backfill peaks above a regular cycle).
     const runs = ["latest.json", "fresh-dataset-first-start.json"].map((name) => {
       const text = readFileSync(join(REPO_ROOT, "test", "bench", "results", name), "utf8");
       return { name, peaks: (JSON.parse(text) as { peakRssMb: Record<string, number | null> }).peakRssMb };
