@@ -241,8 +241,10 @@ describe("v1 preview on the running stack", () => {
     ])(
       "%s results name competitor_1 and competitor_2 and settle each market with one winner",
       async (sport, betType) => {
-        // The last week: the backfill priced its events' headline markets (older ones: the winner only).
-        const since = new Date(Date.now() - 6 * 86_400_000).toISOString();
+        // The last 7 days: the backfill priced their events' headline markets (older ones: the winner only). A
+        // whole week, not less: UFC cards are weekly (early Sunday UTC), so a shorter window holds no fight between
+        // the end of a card's last slot six days on and the next card (it failed on a Saturday at 03:10 UTC).
+        const since = new Date(Date.now() - 7 * 86_400_000).toISOString();
         const res = await getV1(`/results?sport_id=${sport}&status=finalized&starts_after=${since}&limit=30`, {
           tier: "internal",
         });
