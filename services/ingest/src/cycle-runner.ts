@@ -166,7 +166,7 @@ export class CycleRunner {
   private pendingEventsCycle: { cycleID: string; observedAtMs: number } | undefined;
   private readonly matcher: NameMatcher;
   private lastUpstreamTally: Record<string, Record<string, number>> = {};
-  /** Newest source write the last buildCycle saw, and the newest one a cycle has carried downstream. */
+  /** Newest source write the last fetch saw, and the newest one a cycle has carried downstream. */
   private builtFreshestMs = 0;
   private writtenFreshestMs = 0;
   /** The last flush's per-target write times (ms). */
