@@ -214,7 +214,12 @@ const CORPORATE_LADDER: Array<[number, number]> = [
 ];
 
 function tickFor(ladder: Array<[number, number]>, price: number): number {
-  return (ladder.find(([upTo]) => price < upTo) ?? [0, 10])[1];
+  // Indexed, not destructured: destructuring a step took an array iterator per step, for every price of a cycle.
+  for (let i = 0; i < ladder.length; i++) {
+    const step = ladder[i] as [number, number];
+    if (price < step[0]) return step[1];
+  }
+  return 10;
 }
 
 /** Rounds a price down onto the bookmaker's price ladder (books round in their own favour). */
