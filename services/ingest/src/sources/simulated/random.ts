@@ -43,11 +43,6 @@ export function unitOf(keyHash: number, n: number): number {
   return (h >>> 0) / 4294967296;
 }
 
-/** FNV-1a's state after the separator `|`. */
-function afterSeparator(state: number): number {
-  return Math.imul(state ^ 0x7c, 0x01000193);
-}
-
 /**
  * Uniform in [0, 1) for the given keys: hash32 of the keys joined by `|`, hashed key by key without
  * building the joined text (the simulated feed draws millions a cycle).
@@ -55,7 +50,7 @@ function afterSeparator(state: number): number {
 export function unit(...keys: Array<string | number>): number {
   let state = FNV_OFFSET;
   for (let i = 0; i < keys.length; i++) {
-    if (i > 0) state = afterSeparator(state);
+    if (i > 0) state = fnvState("|", state);
     const key = keys[i] as string | number;
     state = fnvState(typeof key === "string" ? key : String(key), state);
   }
