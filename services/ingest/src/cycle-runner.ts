@@ -397,7 +397,7 @@ export class CycleRunner {
       await history();
     } else if (options.eventsLast) {
       await Promise.all([history(), catalogue()]);
-      if (this.historyQueue.length === 0 && !this.pendingCatalogue) await events();
+      if (this.historyAndCatalogueWritten()) await events();
     } else {
       await Promise.all([history(), events(), catalogue()]);
     }
@@ -489,7 +489,7 @@ export class CycleRunner {
           if (eventsStopped || !(await eventsInFlight)) return;
           if (eventsLast) {
             await Promise.all([historyDone, catalogueDone]);
-            if (this.historyQueue.length > 0 || this.pendingCatalogue) return;
+            if (!this.historyAndCatalogueWritten()) return;
           }
           await this.writePendingEvents(eventsSent);
         })().then(done("events"));
@@ -497,6 +497,11 @@ export class CycleRunner {
         return this.pendingCounts();
       },
     };
+  }
+
+  /** Nothing of history or the catalogue is queued: the backfill's done-marker may go. */
+  private historyAndCatalogueWritten(): boolean {
+    return this.historyQueue.length === 0 && !this.pendingCatalogue;
   }
 
   private pendingCounts(): Record<WriteTarget, number> {
