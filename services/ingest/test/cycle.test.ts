@@ -522,11 +522,23 @@ describe("first start", () => {
     return new CycleRunner({ sources, sink, logger, fairOddsBookmakers: FAIR, limits });
   }
 
-  /** A first start at AT from `from`: the backfill and the first live cycle, with `signal` to give up. */
-  async function firstStart(sources: FeedSource[], runner: CycleRunner, from: Date, signal?: AbortSignal) {
+  /** The events service as on an empty store: no cycle applied yet, nothing recorded. */
+  function emptyStore(): void {
+    services.clear();
+    services.lastCycleAtMs = 0;
+    services.lastCycleId = "";
+  }
+
+  /** A start at `at` (AT by default) backfilling from `from`, with `signal` to give up. */
+  async function firstStart(
+    sources: FeedSource[],
+    runner: CycleRunner,
+    from: Date,
+    { at = AT, signal }: { at?: Date; signal?: AbortSignal } = {},
+  ) {
     return runBackfill(
       { sources, sink, runner, logger, fairOddsBookmakers: FAIR },
-      { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT, signal },
+      { lastApplied: await sink.lastAppliedCycle(), from, now: at, firstCycleAt: at, signal },
     );
   }
 
@@ -537,14 +549,12 @@ describe("first start", () => {
     runner: CycleRunner,
     from: Date,
   ): Promise<void> {
-    services.clear();
-    services.lastCycleAtMs = 0;
-    services.lastCycleId = "";
+    emptyStore();
     const stopped = new AbortController();
     stopped.abort();
     services.failing[target] = 1_000;
     try {
-      await expect(firstStart(sources, runner, from, stopped.signal)).rejects.toThrow(
+      await expect(firstStart(sources, runner, from, { signal: stopped.signal })).rejects.toThrow(
         /aborted before every write landed/,
       );
     } finally {
@@ -643,16 +653,9 @@ describe("first start", () => {
   test("a regular cycle cut after events batch k of n is not taken for an unfinished backfill: the restart skips it and the next cycle sends every event whole", async () => {
     const sources = loadSources(DEFAULT_SOURCES_FILE, { seed: "service-test", quietLeagues: [] });
     const from = new Date(AT.getTime() - 2 * 86_400_000);
-    const deps = (runner: CycleRunner) => ({ sources, sink, runner, logger, fairOddsBookmakers: FAIR });
     const ingest = () => smallCallsRunner(sources);
-    services.clear();
-    services.lastCycleAtMs = 0;
-    services.lastCycleId = "";
-    const first = ingest();
-    expect(
-      (await runBackfill(deps(first), { lastApplied: await sink.lastAppliedCycle(), from, now: AT, firstCycleAt: AT }))
-        .skipped,
-    ).toBe(false);
+    emptyStore();
+    expect((await firstStart(sources, ingest(), from)).skipped).toBe(false);
 
     // A fresh runner sends every event whole: its cycle at NEXT is cut after the first events call of several.
     services.clear();
@@ -669,12 +672,7 @@ describe("first start", () => {
     // Restarted: the backfill is skipped, nothing of it written again; the next cycle writes every event.
     services.clear();
     const restarted = ingest();
-    const report = await runBackfill(deps(restarted), {
-      lastApplied: await sink.lastAppliedCycle(),
-      from,
-      now: LATER,
-      firstCycleAt: LATER,
-    });
+    const report = await firstStart(sources, restarted, from, { at: LATER });
     expect(report.skipped).toBe(true);
     expect([services.recordQuotes, services.applyCycle, services.applyCatalogue]).toEqual([[], [], []]);
     const next = await restarted.runCycle(LATER);
