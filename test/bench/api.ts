@@ -15,6 +15,7 @@ import {
 import { admittedPath, type BareBody } from "./bare-server";
 import { ratioTo, referenceFailures } from "./ratio";
 import { spreadOrder, variantRounds } from "./cold-order";
+import { coldSample, nextFirstPath } from "./cold-reference";
 import { CpuSampler } from "./cpu-sampler";
 import { runDirFor } from "./dataset-copy";
 import { peakRssMb } from "./peak-rss";
@@ -37,7 +38,8 @@ import type { LoadResult, LoadSpec } from "./load-worker";
  * Every read route through the whole stack (the same launcher as `npm start`), loaded from a
  * separate autocannon process at 1, 16 and 64 connections: hot (one request repeated, identity and
  * gzip) and cold (a different query on every request). Beside each hot case a bare node:http
- * server answers that case's exact bytes from memory: the machine's limit, in the same run.
+ * server answers that case's exact bytes from memory, and beside each cold window the answers of a
+ * sample of the requests it sent, in turn: the machine's limit, in the same run.
  */
 
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,16,64").split(",").map(Number);
@@ -74,6 +76,11 @@ export interface CaseRow {
   responseBytes: number;
   api: LoadResult;
   bare?: LoadResult;
+  /**
+   * Cold rows: how many answers of the API's window the bare server served in turn, fetched again once the
+   * window ended (`coldReference`); a hot row's bare server answers its one request.
+   */
+  referenceAnswers?: number;
   /** API req/s over the bare server's. */
   ratio?: number;
   /**
@@ -103,7 +110,9 @@ let specFile = "";
 async function measure(spec: Omit<LoadSpec, "durationSeconds">, interruption: Interruption): Promise<LoadResult> {
   const result = await runLoad({ ...spec, durationSeconds: DURATION_S }, interruption);
   if (result.requests >= MIN_REQUESTS || MAX_WINDOW_S <= DURATION_S) return result;
-  return runLoad({ ...spec, durationSeconds: MAX_WINDOW_S }, interruption);
+  // The longer window goes on past what the short one sent: a cold case's requests stay misses.
+  const firstPath = nextFirstPath(result.firstPath, result.pathsSent, spec.paths.length);
+  return runLoad({ ...spec, firstPath, durationSeconds: MAX_WINDOW_S }, interruption);
 }
 
 /** req/s, or what a window without a completed answer says instead of a rate of 0. */
@@ -136,11 +145,10 @@ function runLoad(spec: LoadSpec, interruption: Interruption): Promise<LoadResult
 
 async function startBare(
   bodies: BareBody[],
-  dir: string,
+  index: string,
   redisUrl: string,
   interruption: Interruption,
 ): Promise<{ origin: string; child: ChildProcess }> {
-  const index = join(dir, "bare-bodies.json");
   writeFileSync(index, JSON.stringify(bodies));
   const child = owned(
     spawn(process.execPath, [join(__dirname, "bare-server.js"), index, redisUrl], {
@@ -153,6 +161,50 @@ async function startBare(
     child.once("exit", (code) => reject(new Error(`bare server exited ${code}`)));
   });
   return { origin: `http://127.0.0.1:${port}`, child };
+}
+
+/** The bare server's run (and the same behind the edge's Redis call) over these bodies in turn, as the API's was loaded. */
+async function bareReference(
+  bareOrigin: string,
+  indices: number[],
+  load: Pick<LoadSpec, "headers" | "connections">,
+  interruption: Interruption,
+): Promise<{ bare: LoadResult; admitted: LoadResult }> {
+  const bare = await measure({ ...load, origin: bareOrigin, paths: indices.map((index) => `/${index}`) }, interruption);
+  const admitted = await measure({ ...load, origin: bareOrigin, paths: indices.map(admittedPath) }, interruption);
+  return { bare, admitted };
+}
+
+/**
+ * A cold window's reference: the answers of a sample of the requests it sent (`coldSample`), asked again
+ * once it ended (asked before, they would have warmed the caches it read), served by a bare server of their
+ * own in turn. Undefined where none of them answered 200.
+ */
+async function coldReference(
+  load: Omit<LoadSpec, "durationSeconds">,
+  window: LoadResult,
+  dir: string,
+  redisUrl: string,
+  interruption: Interruption,
+): Promise<{ bare: LoadResult; admitted: LoadResult; answers: number } | undefined> {
+  mkdirSync(dir, { recursive: true });
+  const bodies: BareBody[] = [];
+  for (const index of coldSample(window.firstPath, window.pathsSent, load.paths.length)) {
+    const res = await fetch(`${load.origin}${load.paths[index]}`, { headers: load.headers });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) continue;
+    const file = join(dir, `${bodies.length}.json`);
+    writeFileSync(file, bytes);
+    bodies.push({ file, headers: { "content-type": "application/json; charset=utf-8" } });
+  }
+  if (bodies.length === 0) return undefined;
+  const server = await startBare(bodies, join(dir, "bodies.json"), redisUrl, interruption);
+  try {
+    const indices = bodies.map((_, index) => index);
+    return { ...(await bareReference(server.origin, indices, load, interruption)), answers: bodies.length };
+  } finally {
+    await stopChild(server.child);
+  }
 }
 
 async function getJson<T>(stack: RunningStack, path: string): Promise<T> {
@@ -571,33 +623,37 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
       });
     }
-    bare = await startBare(bodies, dataDir, stack.redis.url, interruption);
+    bare = await startBare(bodies, join(dataDir, "bare-bodies.json"), stack.redis.url, interruption);
 
     for (const benchCase of cases) {
       if (failedCases.some((failed) => failed.case === benchCase.name)) continue;
       for (const mode of modesOf(benchCase)) {
+        // A cold case's windows go on through its requests, each where the one before stopped.
+        let firstPath = 0;
         for (const connections of CONNECTIONS) {
           const headers = caseHeaders(stack, mode);
+          const paths = mode === "cold" ? benchCase.cold! : [benchCase.hot];
           const loadFrom = new Date().toISOString();
           const cpuBefore = cpu.sample();
-          const api = await measure(
-            { origin, paths: mode === "cold" ? benchCase.cold! : [benchCase.hot], headers, connections },
-            interruption,
-          );
+          const api = await measure({ origin, paths, headers, connections, firstPath }, interruption);
           const cpuUsed = cpu.since(cpuBefore);
           const loadTo = new Date().toISOString();
+          firstPath = nextFirstPath(api.firstPath, api.pathsSent, paths.length);
           const index = bodyIndex.get(`${benchCase.name}|${mode}`);
-          const bareResult =
-            index === undefined
-              ? undefined
-              : await measure({ origin: bare.origin, paths: [`/${index}`], headers, connections }, interruption);
-          const admitted =
-            index === undefined
-              ? undefined
-              : await measure(
-                  { origin: bare.origin, paths: [admittedPath(index)], headers, connections },
+          const reference: { bare: LoadResult; admitted: LoadResult; answers?: number } | undefined =
+            mode === "cold"
+              ? await coldReference(
+                  { origin, paths, headers, connections },
+                  api,
+                  join(dataDir, "bare-cold"),
+                  stack.redis.url,
                   interruption,
-                );
+                )
+              : index === undefined
+                ? undefined
+                : await bareReference(bare.origin, [index], { headers, connections }, interruption);
+          const bareResult = reference?.bare;
+          const admitted = reference?.admitted;
           const ratio = ratioTo(api, bareResult);
           // The floor over the bare server: none where the floor itself failed (its Redis call refused).
           const admittedRatio = admitted && admitted.non2xx === 0 ? ratioTo(admitted, bareResult) : undefined;
@@ -606,6 +662,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
             mode,
             connections,
             responseBytes: index === undefined ? 0 : readFileSync(bodies[index]!.file).length,
+            ...(reference?.answers !== undefined ? { referenceAnswers: reference.answers } : {}),
             api,
             ...(bareResult ? { bare: bareResult } : {}),
             ...(ratio !== undefined ? { ratio } : {}),

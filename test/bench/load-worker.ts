@@ -10,6 +10,8 @@ export interface LoadSpec {
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /** Where in `paths` the run begins (0 by default): a cold case's next window goes on where its last one stopped. */
+  firstPath?: number;
 }
 
 export interface LoadResult {
@@ -24,11 +26,16 @@ export interface LoadResult {
   non2xx: number;
   /** The window the figures were taken over. */
   windowSeconds: number;
+  /** Where in the spec's paths the run began. */
+  firstPath: number;
+  /** Requests sent, answered or not: paths[firstPath] up to (not including) paths[firstPath + pathsSent], wrapping. */
+  pathsSent: number;
 }
 
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as LoadSpec;
-  let next = 0;
+  const first = spec.firstPath ?? 0;
+  let next = first;
   const result = await autocannon({
     url: spec.origin,
     connections: spec.connections,
@@ -56,6 +63,8 @@ async function main(): Promise<void> {
     // 304 is a success for conditional requests; anything else outside 2xx counts.
     non2xx: result.non2xx,
     windowSeconds: spec.durationSeconds,
+    firstPath: first,
+    pathsSent: next - first,
   };
   process.stdout.write(JSON.stringify(out));
 }

@@ -11,6 +11,8 @@ const result = (requestsPerSecond: number, non2xx = 0): LoadResult => ({
   errors: 0,
   non2xx,
   windowSeconds: 3,
+  firstPath: 0,
+  pathsSent: 1,
 });
 
 describe("the bench's ratios to a reference", () => {

@@ -1,0 +1,48 @@
+// The bench's load process (test/dist/bench/load-worker.js, as the bench spawns it) against a real local
+// server that records what it is asked: a window begins at `firstPath`, and says how many requests it sent.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "@odds/local";
+import type { LoadResult, LoadSpec } from "./load-worker";
+
+const WORKER = join(REPO_ROOT, "test", "dist", "bench", "load-worker.js");
+
+test("a window begins at firstPath, goes through the paths in turn (wrapping), and counts what it sent", async () => {
+  const asked: string[] = [];
+  const server = createServer((request, response) => {
+    asked.push(request.url ?? "");
+    response.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const port = (server.address() as { port: number }).port;
+    const paths = Array.from({ length: 7 }, (_, index) => `/p${index}`);
+    const spec: LoadSpec = {
+      origin: `http://127.0.0.1:${port}`,
+      paths,
+      headers: {},
+      connections: 1,
+      durationSeconds: 1,
+      firstPath: 5,
+    };
+    const file = join(mkdtempSync(join(tmpdir(), "bench-load-worker-")), "spec.json");
+    writeFileSync(file, JSON.stringify(spec));
+    const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
+    const result = JSON.parse(stdout) as LoadResult;
+
+    expect(result.firstPath).toBe(5);
+    expect(result.requests).toBeGreaterThan(7);
+    // Every request the server saw was sent, in turn from paths[5]; one still in flight as the window closed
+    // may not have reached it.
+    expect(asked.slice(0, 4)).toEqual(["/p5", "/p6", "/p0", "/p1"]);
+    asked.forEach((path, n) => expect(path).toBe(paths[(5 + n) % paths.length]));
+    expect(result.pathsSent).toBeGreaterThanOrEqual(asked.length);
+    expect(result.pathsSent).toBeLessThanOrEqual(asked.length + spec.connections);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
