@@ -61,6 +61,13 @@ describe("decodeJsonPage", () => {
     }
   });
 
+  it("refuses a message cut inside an item, as the generated decoder does", () => {
+    const whole = encodeJsonPage(common.JsonPage.create({ items: [Buffer.from("{}"), Buffer.alloc(300, "x")] }));
+    const cut = whole.subarray(0, whole.length - 10);
+    expect(() => common.JsonPage.decode(cut)).toThrow(RangeError);
+    expect(() => decodeJsonPage(Buffer.from(cut))).toThrow(RangeError);
+  });
+
   it("skips fields it does not know, as the generated decoder does", () => {
     const unknown = Buffer.from([(9 << 3) | 2, 3, 1, 2, 3, (10 << 3) | 0, 150, 1]);
     const bytes = Buffer.concat([encodeJsonPage(PAGES[1]!), unknown]);
