@@ -101,6 +101,9 @@ export interface CaseRow {
   window?: { from: string; to: string; duringCycle: boolean };
 }
 
+/** The content type the edge answers JSON with: what every bare server answers too. */
+const JSON_TYPE = "application/json; charset=utf-8";
+
 let specFile = "";
 
 /**
@@ -195,7 +198,7 @@ async function coldReference(
     if (!res.ok) continue;
     const file = join(dir, `${bodies.length}.json`);
     writeFileSync(file, bytes);
-    bodies.push({ file, headers: { "content-type": "application/json; charset=utf-8" } });
+    bodies.push({ file, headers: { "content-type": JSON_TYPE } });
   }
   if (bodies.length === 0) return undefined;
   const server = await startBare(bodies, join(dir, "bodies.json"), redisUrl, interruption);
@@ -614,13 +617,13 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       const identity = join(dataDir, `bare-${bodies.length}.json`);
       writeFileSync(identity, bytes);
       bodyIndex.set(`${benchCase.name}|hot`, bodies.length);
-      bodies.push({ file: identity, headers: { "content-type": "application/json; charset=utf-8" } });
+      bodies.push({ file: identity, headers: { "content-type": JSON_TYPE } });
       const gzip = join(dataDir, `bare-${bodies.length}.json.gz`);
       writeFileSync(gzip, gzipSync(bytes));
       bodyIndex.set(`${benchCase.name}|hot-gzip`, bodies.length);
       bodies.push({
         file: gzip,
-        headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
+        headers: { "content-type": JSON_TYPE, "content-encoding": "gzip" },
       });
     }
     bare = await startBare(bodies, join(dataDir, "bare-bodies.json"), stack.redis.url, interruption);
