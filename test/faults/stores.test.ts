@@ -55,7 +55,7 @@ async function startUsage(): Promise<ManagedProcess> {
 }
 
 /** An edge on the shared stack's data services, with this test's Redis and usage service. */
-async function startEdge(env: Record<string, string> = {}): Promise<string> {
+async function startEdge(env: Record<string, string> = {}): Promise<{ baseUrl: string; logFile: string }> {
   const stack = e2eStack();
   const port = await freePort();
   const proc = service(`edge-${port}`, {
@@ -71,12 +71,13 @@ async function startEdge(env: Record<string, string> = {}): Promise<string> {
   });
   edges.push(proc);
   const baseUrl = `http://127.0.0.1:${port}/v2`;
+  const logFile = join(dir, `edge-${port}.log`);
   await waitUntil(`edge-${port}`, () => get(baseUrl, "/events/?limit=1", liteKey).then(expectStatus(200)), {
     timeoutMs: 60_000,
     process: proc,
-    logFile: join(dir, `edge-${port}.log`),
+    logFile,
   });
-  return baseUrl;
+  return { baseUrl, logFile };
 }
 
 interface Answer {
@@ -139,7 +140,7 @@ afterAll(async () => {
 
 describe("Redis hung (SIGSTOP) and resumed under a running edge", () => {
   it("fails open: answers within the deadline without rate limits, then limits again by itself", async () => {
-    const baseUrl = await startEdge({ RATE_LIMIT_TIMEOUT_MS: "500" });
+    const { baseUrl } = await startEdge({ RATE_LIMIT_TIMEOUT_MS: "500" });
     redis.child.kill("SIGSTOP");
     try {
       for (const path of ["/events/?limit=2", "/sports/", "/leagues/", "/account/usage"]) {
@@ -153,7 +154,7 @@ describe("Redis hung (SIGSTOP) and resumed under a running edge", () => {
   });
 
   it("fails closed when configured: 503 within the deadline, then serves again by itself", async () => {
-    const baseUrl = await startEdge({ RATE_LIMIT_TIMEOUT_MS: "500", RATE_LIMIT_FAIL_MODE: "closed" });
+    const { baseUrl } = await startEdge({ RATE_LIMIT_TIMEOUT_MS: "500", RATE_LIMIT_FAIL_MODE: "closed" });
     redis.child.kill("SIGSTOP");
     try {
       const answer = await get(baseUrl, "/events/?limit=2", liteKey);
@@ -167,7 +168,7 @@ describe("Redis hung (SIGSTOP) and resumed under a running edge", () => {
 
 describe("keys store (the usage service's FerretDB) hung and stopped under a running edge", () => {
   it("hung: known keys keep their last good grant, an unknown key gets a clean 500 in time, then recovers", async () => {
-    const baseUrl = await startEdge({ KEY_RESOLVE_TIMEOUT_MS: "800" });
+    const { baseUrl } = await startEdge({ KEY_RESOLVE_TIMEOUT_MS: "800" });
     ferret.child.kill("SIGSTOP");
     try {
       await new Promise((resolve) => setTimeout(resolve, 400)); // past PLAN_CACHE_TTL_MS: the grant is stale
@@ -192,7 +193,8 @@ describe("keys store (the usage service's FerretDB) hung and stopped under a run
   });
 
   it("hung across usage flushes: every request served is counted exactly once when the store is back", async () => {
-    const baseUrl = await startEdge({ USAGE_FLUSH_INTERVAL_MS: "200", DOWNSTREAM_DEADLINE_MS: "700" });
+    const edge = await startEdge({ USAGE_FLUSH_INTERVAL_MS: "200", DOWNSTREAM_DEADLINE_MS: "700" });
+    const { baseUrl } = edge;
     const keyID = createHash("sha256").update(countedKey).digest("hex").slice(0, 16);
     const mongo = await MongoClient.connect(ferret.url);
     const counted = async () => {
@@ -209,7 +211,12 @@ describe("keys store (the usage service's FerretDB) hung and stopped under a run
           const now = await counted();
           if (now !== expected) throw new Error(`counted ${now}`);
         },
-        { timeoutMs: 30_000, intervalMs: 200 },
+        // A count that never arrives says why in the logs of the batch's way: the edge, the usage service, its store.
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+          logFile: [edge.logFile, join(dir, "usage.log"), join(dir, "ferretdb.log")],
+        },
       );
     try {
       await serve(5);
@@ -234,7 +241,7 @@ describe("keys store (the usage service's FerretDB) hung and stopped under a run
   });
 
   it("stopped (usage service killed): known keys keep being served; a restarted service is used again", async () => {
-    const baseUrl = await startEdge({ KEY_RESOLVE_TIMEOUT_MS: "800" });
+    const { baseUrl } = await startEdge({ KEY_RESOLVE_TIMEOUT_MS: "800" });
     usage.child.kill("SIGKILL");
     await usage.stop(0);
     await new Promise((resolve) => setTimeout(resolve, 400));

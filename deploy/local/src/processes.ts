@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { closeSync, createWriteStream, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -87,7 +87,14 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
 export async function waitUntil(
   what: string,
   probe: () => Promise<unknown>,
-  options: { timeoutMs: number; intervalMs?: number; process?: ManagedProcess; logFile?: string; signal?: AbortSignal },
+  options: {
+    timeoutMs: number;
+    intervalMs?: number;
+    process?: ManagedProcess;
+    /** Logs whose last lines a failure carries (a temporary stack's logs are gone once it is stopped). */
+    logFile?: string | readonly string[];
+    signal?: AbortSignal;
+  },
 ): Promise<void> {
   const { signal } = options;
   const deadline = Date.now() + options.timeoutMs;
@@ -112,6 +119,27 @@ export async function waitUntil(
   throw new Error(`${what} not ready after ${options.timeoutMs} ms: ${String(lastError)}${logHint(options.logFile)}`);
 }
 
-function logHint(logFile?: string): string {
-  return logFile ? ` (see ${logFile})` : "";
+function logHint(logFile?: string | readonly string[]): string {
+  const files = logFile === undefined ? [] : typeof logFile === "string" ? [logFile] : logFile;
+  return files.map((file) => `\n--- last lines of ${file} ---\n${logTail(file)}`).join("");
+}
+
+/** How much of a log's end `logTail` reads. */
+const LOG_TAIL_BYTES = 16 * 1024;
+
+/** The last `lines` lines of a log file (read from its last 16 KB), or a note saying why it could not be read. */
+export function logTail(file: string, lines = 30): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, LOG_TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return buffer.toString("utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch (err) {
+    return `(not readable: ${(err as Error).message})`;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
