@@ -17,7 +17,7 @@ import type { EventRef, EventRefStore } from "./event-refs";
 import { tierReadSeconds } from "./metrics";
 import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName, WindowPlan } from "./tick-tier";
-import { CAPTURE_START_MS, DAY_MS, renderTick, seriesKeyOf, type TickDocument } from "./ticks";
+import { CAPTURE_START_MS, DAY_MS, renderTicks, seriesKeyOf, type TickDocument } from "./ticks";
 import { resolveV1Window, toV1Tick, v1ObjectsOf, v1TickFilter } from "./v1-ticks";
 
 export interface TickQuery {
@@ -157,7 +157,7 @@ export class TickReader {
     const page = await this.readPlanned(window, plans, position, limit, keeps);
     const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
     const read = { nextCursor, notice: page.notice, tag: page.notice ? "" : tag };
-    if (!isV1) return { items: page.items.map(renderTick), ...read };
+    if (!isV1) return { items: renderTicks(page.items), ...read };
     const ticks = page.items.map(toV1Tick);
     return {
       items: ticks.map((tick) => Buffer.from(JSON.stringify(tick), "utf8")),

@@ -158,23 +158,50 @@ export function diffSnapshot(held: HeldQuotes, snapshot: BookSnapshot): { ticks:
   return { ticks, held: HeldQuotes.of(next) };
 }
 
-/** The contract's OddsHistoryTick as UTF-8 JSON (every nullable field present; stores may drop nulls). */
-export function renderTick(tick: TickDocument): Buffer {
-  const item: objects.OddsHistoryTick = {
-    eventID: tick.eventID,
-    oddID: tick.oddID,
-    bookmakerID: tick.bookmakerID,
-    changedAt: tick.changedAt.toISOString(),
-    kind: tick.kind,
-    bookOdds: tick.bookOdds ?? null,
-    decimalOdds: tick.decimalOdds ?? null,
-    previousBookOdds: tick.previousBookOdds ?? null,
-    previousDecimalOdds: tick.previousDecimalOdds ?? null,
-    line: tick.line ?? null,
-    isMainLine: tick.isMainLine ?? null,
-    layOdds: tick.layOdds ?? null,
-    maxStake: tick.maxStake ?? null,
-    previousMaxStake: tick.previousMaxStake ?? null,
+/**
+ * The contract's OddsHistoryTick of each tick as UTF-8 JSON: byte for byte what `JSON.stringify` makes of the
+ * contract object (every nullable field present, in the contract's order; stores may drop nulls), written as one
+ * template per tick. A page repeats a few strings (its event, some oddIDs and bookmakers, prices like "+150") and
+ * the instants of a few cycles, so each string's JSON and each instant's ISO form are made once per page: 0.8 µs a
+ * tick on this machine against 1.6 for a contract object built and stringified (README "History ticks rendered
+ * by template").
+ */
+export function renderTicks(ticks: readonly TickDocument[]): Buffer[] {
+  const quoted = new Map<string, string>();
+  const text = (value: string | null | undefined): string => {
+    if (value === null || value === undefined) return "null";
+    let json = quoted.get(value);
+    if (json === undefined) {
+      json = JSON.stringify(value);
+      quoted.set(value, json);
+    }
+    return json;
   };
-  return Buffer.from(JSON.stringify(item), "utf8");
+  let instantMs = Number.NaN;
+  let instant = "";
+  return ticks.map((tick) => {
+    const ms = tick.changedAt.getTime();
+    if (ms !== instantMs) {
+      instantMs = ms;
+      instant = JSON.stringify(tick.changedAt.toISOString());
+    }
+    return Buffer.from(
+      `{"eventID":${text(tick.eventID)},"oddID":${text(tick.oddID)},"bookmakerID":${text(tick.bookmakerID)},` +
+        `"changedAt":${instant},"kind":${text(tick.kind)},"bookOdds":${text(tick.bookOdds)},` +
+        `"decimalOdds":${jsonNumber(tick.decimalOdds)},"previousBookOdds":${text(tick.previousBookOdds)},` +
+        `"previousDecimalOdds":${jsonNumber(tick.previousDecimalOdds)},"line":${jsonNumber(tick.line)},` +
+        `"isMainLine":${jsonBoolean(tick.isMainLine)},"layOdds":${jsonNumber(tick.layOdds)},` +
+        `"maxStake":${jsonNumber(tick.maxStake)},"previousMaxStake":${jsonNumber(tick.previousMaxStake)}}`,
+      "utf8",
+    );
+  });
+}
+
+/** A number as JSON writes it: its shortest form, or null when absent or not finite. */
+function jsonNumber(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "null" : String(value);
+}
+
+function jsonBoolean(value: boolean | null | undefined): string {
+  return value === null || value === undefined ? "null" : value ? "true" : "false";
 }
