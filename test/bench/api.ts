@@ -494,7 +494,7 @@ const INGEST_INTERVAL_ENV: Record<string, string> = process.env.BENCH_INGEST_INT
 
 /**
  * Node flags per service for the run: BENCH_NODE_FLAGS_<SERVICE> (upper case, space-separated flags,
- * e.g. BENCH_NODE_FLAGS_HISTORY="--heap-growing-percent=50"); none by default, as the services run.
+ * e.g. BENCH_NODE_FLAGS_HISTORY="--heap-growing-percent=50"), after the service's own (SERVICE_NODE_FLAGS); none by default.
  */
 const serviceNodeFlags: Partial<Record<ServiceName, readonly string[]>> = Object.fromEntries(
   SERVICE_NAMES.map((name) => [

@@ -7,6 +7,7 @@ import * as networkingV1 from "kubernetes-models/networking.k8s.io/v1";
 import * as policyV1 from "kubernetes-models/policy/v1";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { SERVICE_NODE_FLAGS } from "@odds/local";
 import {
   CHART_DIR,
   REPO_ROOT,
@@ -194,11 +195,14 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     for (const component of SERVICES) {
       expect(container(objects(), component).command).toEqual([
         "node",
+        // The Node flags the local launcher gives the service: the edge's, without V8's memory reducer.
+        ...(SERVICE_NODE_FLAGS[component] ?? []),
         "--require",
         "@odds/platform/tracing/register",
         `services/${component}/dist/main.js`,
       ]);
     }
+    expect(SERVICE_NODE_FLAGS.edge).toEqual(["--no-memory-reducer"]);
     const cron = find(objects(), "CronJob", nameOf("archiver"));
     const archiver = cron.spec.jobTemplate.spec.template.spec.containers[0];
     expect(archiver.command.at(-1)).toBe("services/history/dist/archiver.js");

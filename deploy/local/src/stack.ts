@@ -6,6 +6,7 @@ import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
 import { SERVICE_MALLOC_ENV } from "./malloc";
+import { SERVICE_NODE_FLAGS } from "./node-flags";
 import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
@@ -57,7 +58,7 @@ export interface StackOptions {
   sourcesFile?: string;
   /** Extra environment per service (for example a faster ingest cycle in tests). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  /** Node flags per service, before its entry point (none by default; the benchmark compares V8 settings with them). */
+  /** Node flags per service, after its own (`SERVICE_NODE_FLAGS`) and before its entry point: the benchmark compares V8 settings with them. */
   nodeFlags?: Partial<Record<ServiceName, readonly string[]>>;
   /** Persist Redis to disk (local stack) or not (tests). */
   persistRedis?: boolean;
@@ -323,6 +324,7 @@ function superviseService(
         name,
         process.execPath,
         [
+          ...(SERVICE_NODE_FLAGS[name] ?? []),
           ...nodeFlags,
           "--require",
           "@odds/platform/tracing/register",

@@ -1,0 +1,18 @@
+import type { ServiceName } from "./stack";
+
+/**
+ * V8 flags a service process runs with, before its entry point: here, and in the chart as the service's
+ * `nodeFlags` (charts/odds-read-api/values.yaml; test/deploy/chart.test.ts holds them equal). The launcher's
+ * `nodeFlags` option (the benchmark's BENCH_NODE_FLAGS_<SERVICE>) comes after them, so a later flag wins.
+ *
+ * The edge runs without V8's memory reducer. The reducer starts full collections when the JavaScript heap looks
+ * idle, to give memory back. The edge's heap stays small and grows slowly (about 31 MB), while each large answer
+ * brings hundreds of kilobytes of Buffers, which live outside it: under steady load of big pages the reducer took
+ * the edge for idle and started a full collection every 150-250 ms. Without it, V8 still collects when the heap
+ * reaches its limit and when Buffers outgrow theirs ("external memory pressure"). On cold pages of 100 events and
+ * of history, the edge's CPU an answer fell by a third or more, with its peak memory within the runs' noise
+ * (README "The edge without V8's memory reducer").
+ */
+export const SERVICE_NODE_FLAGS: Readonly<Partial<Record<ServiceName, readonly string[]>>> = {
+  edge: ["--no-memory-reducer"],
+};
