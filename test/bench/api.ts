@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import {
   REPO_ROOT,
   SERVICE_NAMES,
+  SERVICE_NODE_FLAGS,
   startStack,
   stopChild,
   type Interruption,
@@ -802,7 +803,10 @@ export async function runApiBench(report: (line: string) => void, interruption: 
         ...dataset,
         historyTicks: { ...ticks, densestEvent: byEvent[0] ?? null },
       },
-      serviceNodeFlags,
+      // What each service ran with: its own flags (the launcher's), then the run's.
+      serviceNodeFlags: Object.fromEntries(
+        SERVICE_NAMES.map((name) => [name, [...(SERVICE_NODE_FLAGS[name] ?? []), ...(serviceNodeFlags[name] ?? [])]]),
+      ),
       ingestIntervalMs: Number(process.env.BENCH_INGEST_INTERVAL_MS ?? 120_000),
       stackServingSeconds: (servingAt - startedAt) / 1000,
       ingestCycles: cycles,
