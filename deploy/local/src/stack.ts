@@ -58,7 +58,10 @@ export interface StackOptions {
   sourcesFile?: string;
   /** Extra environment per service (for example a faster ingest cycle in tests). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  /** Node flags per service, after its own (`SERVICE_NODE_FLAGS`) and before its entry point: the benchmark compares V8 settings with them. */
+  /**
+   * Node flags per service, after its own (`SERVICE_NODE_FLAGS`) and before its entry point: the benchmark
+   * compares V8 settings with them.
+   */
   nodeFlags?: Partial<Record<ServiceName, readonly string[]>>;
   /** Persist Redis to disk (local stack) or not (tests). */
   persistRedis?: boolean;
