@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import {
   REPO_ROOT,
   SERVICE_NAMES,
-  SERVICE_NODE_FLAGS,
+  nodeFlagsFor,
   startStack,
   stopChild,
   type Interruption,
@@ -495,7 +495,8 @@ const INGEST_INTERVAL_ENV: Record<string, string> = process.env.BENCH_INGEST_INT
 
 /**
  * Node flags per service for the run: BENCH_NODE_FLAGS_<SERVICE> (upper case, space-separated flags,
- * e.g. BENCH_NODE_FLAGS_HISTORY="--heap-growing-percent=50"), after the service's own (SERVICE_NODE_FLAGS); none by default.
+ * e.g. BENCH_NODE_FLAGS_HISTORY="--heap-growing-percent=50"), after the service's own (SERVICE_NODE_FLAGS); none by
+ * default.
  */
 const serviceNodeFlags: Partial<Record<ServiceName, readonly string[]>> = Object.fromEntries(
   SERVICE_NAMES.map((name) => [
@@ -805,7 +806,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       },
       // What each service ran with: its own flags (the launcher's), then the run's.
       serviceNodeFlags: Object.fromEntries(
-        SERVICE_NAMES.map((name) => [name, [...(SERVICE_NODE_FLAGS[name] ?? []), ...(serviceNodeFlags[name] ?? [])]]),
+        SERVICE_NAMES.map((name) => [name, nodeFlagsFor(name, serviceNodeFlags[name])]),
       ),
       ingestIntervalMs: Number(process.env.BENCH_INGEST_INTERVAL_MS ?? 120_000),
       stackServingSeconds: (servingAt - startedAt) / 1000,

@@ -7,7 +7,7 @@ import * as networkingV1 from "kubernetes-models/networking.k8s.io/v1";
 import * as policyV1 from "kubernetes-models/policy/v1";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { SERVICE_NODE_FLAGS } from "@odds/local";
+import { nodeFlagsFor, SERVICE_NODE_FLAGS } from "@odds/local";
 import {
   CHART_DIR,
   REPO_ROOT,
@@ -196,7 +196,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
       expect(container(objects(), component).command).toEqual([
         "node",
         // The Node flags the local launcher gives the service: the edge's, without V8's memory reducer.
-        ...(SERVICE_NODE_FLAGS[component] ?? []),
+        ...nodeFlagsFor(component),
         "--require",
         "@odds/platform/tracing/register",
         `services/${component}/dist/main.js`,

@@ -16,3 +16,8 @@ import type { ServiceName } from "./stack";
 export const SERVICE_NODE_FLAGS: Readonly<Partial<Record<ServiceName, readonly string[]>>> = {
   edge: ["--no-memory-reducer"],
 };
+
+/** The flags a service is started with: its own (`SERVICE_NODE_FLAGS`), then `extra`, so a later flag wins. */
+export function nodeFlagsFor(name: ServiceName, extra: readonly string[] = []): string[] {
+  return [...(SERVICE_NODE_FLAGS[name] ?? []), ...extra];
+}

@@ -6,7 +6,7 @@ import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
 import { SERVICE_MALLOC_ENV } from "./malloc";
-import { SERVICE_NODE_FLAGS } from "./node-flags";
+import { nodeFlagsFor } from "./node-flags";
 import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
@@ -327,8 +327,7 @@ function superviseService(
         name,
         process.execPath,
         [
-          ...(SERVICE_NODE_FLAGS[name] ?? []),
-          ...nodeFlags,
+          ...nodeFlagsFor(name, nodeFlags),
           "--require",
           "@odds/platform/tracing/register",
           join(REPO_ROOT, "services", name, "dist", "main.js"),
