@@ -10,6 +10,7 @@ import {
 import { KeyAccess } from "./access/api-key";
 import { UsageRecorder } from "./access/usage-recorder";
 import { createEdgeApp } from "./app";
+import { loadContentTags } from "./cache/content-tag";
 import { FeedVersion } from "./cache/feed-version";
 import { ResponseCache } from "./cache/response-cache";
 import { edgeConfigSchema } from "./config";
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
   });
   // Heavy pages are bounded per edge, v2 and v1 together; one takes at most the downstream deadline.
   const bounds = readBounds(config.DOWNSTREAM_DEADLINE_MS);
+  await loadContentTags();
   const app = createEdgeApp({
     logger,
     retired: config.V2_RETIRED,

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { contentTag } from "./content-tag";
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -25,7 +25,7 @@ export class Answer {
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    this.etag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+    this.etag = contentTag(body);
   }
 
   /** The strong validator of one representation (each encoding is its own representation). */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { metricsRegistry } from "@odds/platform";
 import { Answer } from "./answer";
+import { loadContentTags } from "./content-tag";
 import { ResponseCache } from "./response-cache";
 
 /** edge_answer_loads_total of one outcome, as the metrics registry holds it. */
@@ -24,6 +25,8 @@ function loader(ms: number) {
   };
   return { state, load };
 }
+
+beforeAll(loadContentTags);
 
 describe("ResponseCache", () => {
   test("concurrent misses of one key share one load, and a hit within the max age does not load again", async () => {
