@@ -1,4 +1,4 @@
-import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
+import { PACKED_END, packJsonPiece, unpackJsonPiece } from "@odds/platform";
 import type { EventJsonParts } from "./render";
 
 /**
@@ -7,12 +7,8 @@ import type { EventJsonParts } from "./render";
  * 0.98x the whole rendering at level 1, as kept before; 16 KB pieces at level 1 packed to 1.4x.
  */
 const PIECE_BYTES = 64 * 1024;
-/** Each piece ends in a sync flush (byte-aligned, not final), so pieces join into one stream and inflate alone. */
-const PIECE_OPTIONS = { level: 3, finishFlush: constants.Z_SYNC_FLUSH };
-/** An empty final block (fixed Huffman, end of block): what closes the joined pieces into one raw-deflate stream. */
-const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
-/** A sync-flushed piece read alone: inflated up to its flush, no final block expected. */
-const INFLATE_PIECE = { finishFlush: constants.Z_SYNC_FLUSH };
+/** Each piece packed on its own (`packJsonPiece`, no dictionary), so it joins the others into one stream and inflates alone. */
+const PIECE_LEVEL = 3;
 /**
  * oddIDs are kept joined by this, one string per event rather than one per side; an oddID is made
  * of `[a-z0-9_]` tokens, player entities and hyphens (`formatOddID`), never a control character.
@@ -77,7 +73,7 @@ export class PackedRendering implements RenderingSides {
     return PackedRendering.of(
       parts,
       plan,
-      plan.pieces.map((piece) => deflateRawSync(piece, PIECE_OPTIONS)),
+      plan.pieces.map((piece) => packJsonPiece(piece, { level: PIECE_LEVEL })),
     );
   }
 
@@ -103,7 +99,7 @@ export class PackedRendering implements RenderingSides {
     let end = 0;
     packedPieces.forEach((piece, index) => (pieceEnds[index] = end += piece.length));
     return new PackedRendering(
-      Buffer.concat([...packedPieces, FINAL_BLOCK]),
+      Buffer.concat([...packedPieces, PACKED_END]),
       pieceEnds,
       Uint32Array.from(plan.firstSide),
       Uint32Array.from(parts.sides, (side) => side.member.length),
@@ -149,7 +145,7 @@ export class PackedRendering implements RenderingSides {
 
   private inflate(piece: number): Buffer {
     const start = piece === 0 ? 0 : (this.pieceEnds[piece - 1] as number);
-    return inflateRawSync(this.packed.subarray(start, this.pieceEnds[piece]), INFLATE_PIECE);
+    return unpackJsonPiece(this.packed.subarray(start, this.pieceEnds[piece]));
   }
 
   /** The piece (1 for the first run of sides) holding a side. */

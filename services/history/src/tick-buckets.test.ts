@@ -1,4 +1,5 @@
-import { unpackJson } from "@odds/platform";
+import { packJsonSync, unpackJson } from "@odds/platform";
+import { Binary } from "mongodb";
 import { HeldQuotes } from "./held-quotes";
 import { appendToBucket, bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
 import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
@@ -89,10 +90,56 @@ describe("hour buckets", () => {
     const whole = encodeBucket(id, eventID, HOUR, [...held, ...later], 5);
     expect(appended).toBeDefined();
     expect(decodeBucket(appended!)).toEqual(decodeBucket(whole));
-    const { ticks: _a, ...summary } = appended!;
-    const { ticks: _w, ...wholeSummary } = whole;
+    const { ticks: _a, closeAt: _ac, ...summary } = appended!;
+    const { ticks: _w, closeAt: _wc, ...wholeSummary } = whole;
     expect(summary).toEqual(wholeSummary);
     expect(summary).toMatchObject({ n: 8, v: 5, sources: ["neds|feed-a|10", "sportsbet|feed-a|10", "tab|feed-a|10"] });
+  });
+
+  it("pack only the appended ticks: the held ones stay packed as they were, byte for byte", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const bucket = encodeBucket(id, eventID, HOUR, [...ticksAt(HOUR + 1_000), ...ticksAt(HOUR + 1_000, "tab")], 1);
+    const appended = appendToBucket(bucket, ticksAt(HOUR + 2_000, "neds"))!;
+    const held = bucket.ticks.buffer.subarray(0, bucket.closeAt);
+    expect(appended.ticks.buffer.subarray(0, bucket.closeAt)).toEqual(held);
+    expect(appended.closeAt).toBeGreaterThan(bucket.closeAt!);
+    expect(appended.jsonBytes).toBe(unpackJson(appended.ticks.buffer).length);
+  });
+
+  it("grow over an hour of cycles to the ticks of one encoding, about as small", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const books = ["sportsbet", "tab", "neds", "ladbrokes_au", "pointsbet_au", "betfair_ex_au"];
+    // A cycle every two minutes, each moving every book's two prices.
+    const cycles = Array.from({ length: 30 }, (_, cycle) =>
+      books.flatMap((book, index) => ticksAt(HOUR + cycle * 120_000 + index, book)),
+    );
+    let bucket = encodeBucket(id, eventID, HOUR, cycles[0]!, 1);
+    for (const ticks of cycles.slice(1)) bucket = appendToBucket(bucket, ticks)!;
+    const whole = encodeBucket(id, eventID, HOUR, cycles.flat(), 30);
+    expect(decodeBucket(bucket)).toEqual(decodeBucket(whole));
+    expect(bucket).toMatchObject({ n: whole.n, v: 30, jsonBytes: whole.jsonBytes });
+    expect(bucket.ticks.buffer.length).toBeLessThan(whole.ticks.buffer.length * 1.15);
+  });
+
+  it("append to a bucket packed whole before appends were packed apart, and keep it appendable", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const held = ticksAt(HOUR + 1_000);
+    const { ticks: _t, closeAt: _c, jsonBytes: _j, ...summary } = encodeBucket(id, eventID, HOUR, held, 1);
+    // As such buckets were written: the JSON deflated as one stream, with no closeAt or jsonBytes.
+    const json = unpackJson(encodeBucket(id, eventID, HOUR, held, 1).ticks.buffer);
+    const old = { ...summary, ticks: new Binary(packJsonSync(json)) };
+    const later = ticksAt(HOUR + 2_000, "tab");
+    const appended = appendToBucket(old, later)!;
+    expect(decodeBucket(appended)).toEqual(decodeBucket(encodeBucket(id, eventID, HOUR, [...held, ...later], 2)));
+    expect(appended.closeAt).toBeDefined();
+    const again = appendToBucket(appended, ticksAt(HOUR + 3_000, "neds"))!;
+    expect(again.ticks.buffer.subarray(0, appended.closeAt)).toEqual(
+      appended.ticks.buffer.subarray(0, appended.closeAt),
+    );
+    expect(decodeBucket(again)).toHaveLength(6);
   });
 
   it("leave a write that is not all newer than the bucket's newest tick to the merge", () => {

@@ -1,5 +1,5 @@
 import { Binary } from "mongodb";
-import { packJsonSync, unpackJson } from "@odds/platform";
+import { appendToJsonArray, packJsonArray, unpackJson, type PackedJsonArray } from "@odds/platform";
 import { seriesKeyOf, utcDay, type TickDocument } from "./ticks";
 
 export const HOUR_MS = 3_600_000;
@@ -32,6 +32,14 @@ export interface BucketDocument {
   lastId?: string;
   /** Deflated JSON array of StoredTick, in history order. */
   ticks: Binary;
+  /**
+   * Where the closing piece of `ticks` starts: a cycle's ticks are packed in before it (`appendToJsonArray`), the
+   * held ones not again. Absent in buckets packed whole before it existed; their first append packs them again, as it
+   * does where `closeAt` no longer points at the closing piece (kept by an earlier release that packed `ticks` whole).
+   */
+  closeAt?: number;
+  /** The length of the ticks' JSON, so they inflate into one buffer. Absent, as `closeAt` is, in buckets packed before it. */
+  jsonBytes?: number;
 }
 
 /** A tick as held in a bucket: what the bucket's own fields already say is left out. */
@@ -76,15 +84,24 @@ export function encodeBucket(
     v,
     sources: [...new Set(sorted.map(sourceOf))].sort(),
     ...newestOf(sorted),
-    ticks: new Binary(packJsonSync(JSON.stringify(sorted.map(storedTick)))),
+    ...packedTicks(packJsonArray(JSON.stringify(sorted.map(storedTick)))),
   };
+}
+
+function packedTicks({
+  packed,
+  closeAt,
+  bytes,
+}: PackedJsonArray): Pick<BucketDocument, "ticks" | "closeAt" | "jsonBytes"> {
+  return { ticks: new Binary(packed), closeAt, jsonBytes: bytes };
 }
 
 /**
  * The bucket with these ticks appended, when every one of them (ids deduplicated) comes after the
- * bucket's newest tick in history order: the held ticks are neither parsed nor re-sorted, only their
- * JSON is extended. Undefined when they do not all come after it (or the bucket predates `lastAt`):
- * the caller then merges (mergeTicks), which also drops ticks already held.
+ * bucket's newest tick in history order: the held ticks are neither parsed nor re-sorted, nor packed
+ * again; only the added ticks are packed, into the bucket's stream (`appendToJsonArray`). Undefined
+ * when they do not all come after it (or the bucket predates `lastAt`): the caller then merges
+ * (mergeTicks), which also drops ticks already held.
  */
 export function appendToBucket(bucket: BucketDocument, incoming: readonly TickDocument[]): BucketDocument | undefined {
   const { lastAt, lastId } = bucket;
@@ -93,16 +110,14 @@ export function appendToBucket(bucket: BucketDocument, incoming: readonly TickDo
   const first = added[0]!;
   const firstAt = first.changedAt.getTime();
   if (firstAt < lastAt || (firstAt === lastAt && first._id <= lastId)) return undefined;
-  const held = unpackJson(bucket.ticks.buffer).toString("utf8");
-  const more = JSON.stringify(added.map(storedTick));
-  const json = bucket.n === 0 ? more : `${held.slice(0, -1)},${more.slice(1)}`;
+  const held = { packed: bucket.ticks.buffer, closeAt: bucket.closeAt, bytes: bucket.jsonBytes };
   return {
     ...bucket,
     n: bucket.n + added.length,
     v: bucket.v + 1,
     sources: [...new Set([...bucket.sources, ...added.map(sourceOf)])].sort(),
     ...newestOf(added),
-    ticks: new Binary(packJsonSync(json)),
+    ...packedTicks(appendToJsonArray(held, JSON.stringify(added.map(storedTick)))),
   };
 }
 
@@ -116,8 +131,9 @@ function storedTick({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }:
 }
 
 /** The bucket's ticks, in history order. */
-export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "ticks">): TickDocument[] {
-  const stored = JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as StoredTick[];
+export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "ticks" | "jsonBytes">): TickDocument[] {
+  const json = unpackJson(bucket.ticks.buffer, bucket.jsonBytes === undefined ? {} : { bytes: bucket.jsonBytes });
+  const stored = JSON.parse(json.toString("utf8")) as StoredTick[];
   const { eventID } = bucket;
   // Every tick of a bucket falls in its UTC hour, so on the bucket's day.
   const day = utcDay(bucket.hour);
