@@ -64,7 +64,8 @@ export function packJsonArray(json: string | Buffer): PackedJsonArray {
  * one more piece, before the closing one, whose dictionary is the end of the held JSON (inflated for it), so the array
  * stays about as small as if packed whole, while an append costs an inflate of what is held and a deflate of what is
  * added. A stream without `closeAt` (packed whole, before arrays were kept this way), or whose `closeAt` does not
- * point at its closing piece, is packed again, whole, with the items. `bytes`, the held JSON's length where known, lets the inflate go into one buffer (`unpackJson`).
+ * point at its closing piece, is packed again, whole, with the items. `bytes`, the held JSON's length where known,
+ * lets the inflate go into one buffer (`unpackJson`).
  */
 export function appendToJsonArray(
   held: { packed: Uint8Array; closeAt?: number; bytes?: number },
