@@ -73,7 +73,7 @@ export function appendToJsonArray(
 ): PackedJsonArray {
   const json = unpackJson(held.packed, held.bytes === undefined ? {} : { bytes: held.bytes });
   const added = typeof items === "string" ? Buffer.from(items, "utf8") : items;
-  // "[" then the items without their brackets, after a comma unless the held array is empty ("[]").
+  // The items without their brackets, after a comma unless either array is empty ("[]").
   const separator = json.length > 2 && added.length > 2 ? "," : "";
   const tail = Buffer.concat([Buffer.from(separator), added.subarray(1, added.length - 1)]);
   const open = json.subarray(0, json.length - 1);
