@@ -132,7 +132,7 @@ function storedTick({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }:
 
 /** The bucket's ticks, in history order. */
 export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "ticks" | "jsonBytes">): TickDocument[] {
-  const json = unpackJson(bucket.ticks.buffer, bucket.jsonBytes === undefined ? {} : { bytes: bucket.jsonBytes });
+  const json = unpackJson(bucket.ticks.buffer, { bytes: bucket.jsonBytes });
   const stored = JSON.parse(json.toString("utf8")) as StoredTick[];
   const { eventID } = bucket;
   // Every tick of a bucket falls in its UTC hour, so on the bucket's day.

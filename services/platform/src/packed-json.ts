@@ -71,7 +71,7 @@ export function appendToJsonArray(
   held: { packed: Uint8Array; closeAt?: number; bytes?: number },
   items: string | Buffer,
 ): PackedJsonArray {
-  const json = unpackJson(held.packed, held.bytes === undefined ? {} : { bytes: held.bytes });
+  const json = unpackJson(held.packed, { bytes: held.bytes });
   const added = typeof items === "string" ? Buffer.from(items, "utf8") : items;
   // The items without their brackets, after a comma unless either array is empty ("[]").
   const separator = json.length > 2 && added.length > 2 ? "," : "";
