@@ -7,7 +7,10 @@ import type { EventJsonParts } from "./render";
  * 0.98x the whole rendering at level 1, as kept before; 16 KB pieces at level 1 packed to 1.4x.
  */
 const PIECE_BYTES = 64 * 1024;
-/** Each piece packed on its own (`packJsonPiece`, no dictionary), so it joins the others into one stream and inflates alone. */
+/**
+ * Each piece is packed alone (`packJsonPiece`, no dictionary): it joins the others in one stream, and inflates
+ * alone.
+ */
 const PIECE_LEVEL = 3;
 /**
  * oddIDs are kept joined by this, one string per event rather than one per side; an oddID is made

@@ -38,7 +38,7 @@ export interface BucketDocument {
    * does where `closeAt` no longer points at the closing piece (kept by an earlier release that packed `ticks` whole).
    */
   closeAt?: number;
-  /** The length of the ticks' JSON, so they inflate into one buffer. Absent, as `closeAt` is, in buckets packed before it. */
+  /** The length of the ticks' JSON, so they inflate into one buffer. Absent, as `closeAt` is, in older buckets. */
   jsonBytes?: number;
 }
 

@@ -18,7 +18,7 @@ export function packJsonSync(json: string | Buffer, options: { fast?: boolean } 
   return deflateRawSync(json, options.fast ? { level: 1 } : {});
 }
 
-/** An empty final block (fixed Huffman, end of block): what closes pieces packed apart (`packJsonPiece`) into one stream. */
+/** An empty final block (fixed Huffman, end of block): closes pieces packed apart (`packJsonPiece`) into one stream. */
 export const PACKED_END = Buffer.from([0x03, 0x00]);
 
 /**
