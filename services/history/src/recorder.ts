@@ -3,11 +3,33 @@ import { bookKeyOf, type BookState, type BookStateStore } from "./book-states";
 import type { EventRef, EventRefStore } from "./event-refs";
 import { HeldQuotes } from "./held-quotes";
 import { ticksRecorded } from "./metrics";
-import type { TickTier } from "./tick-tier";
-import { CAPTURE_START_MS, diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
+import type { EventDay, TickTier } from "./tick-tier";
+import { CAPTURE_START_MS, diffSnapshot, type BookSnapshot, type TickDocument, type TickKind } from "./ticks";
 
 export interface RecordResult {
   ticksRecorded: number;
+}
+
+/** A call's snapshots of one event, made (decoded) only when the recorder reaches the event. */
+export interface EventSnapshots {
+  eventID: string;
+  snapshots(): BookSnapshot[];
+}
+
+/** A call's snapshots grouped by event, in the order each event first appears; each group made by `toSnapshot` when read. */
+export function snapshotsByEvent<T>(
+  items: Iterable<T>,
+  eventIDOf: (item: T) => string,
+  toSnapshot: (item: T) => BookSnapshot,
+): EventSnapshots[] {
+  const grouped = new Map<string, T[]>();
+  for (const item of items) {
+    const eventID = eventIDOf(item);
+    const group = grouped.get(eventID);
+    if (group) group.push(item);
+    else grouped.set(eventID, [item]);
+  }
+  return [...grouped].map(([eventID, group]) => ({ eventID, snapshots: () => group.map(toSnapshot) }));
 }
 
 /**
@@ -26,20 +48,50 @@ export class QuoteRecorder {
     private readonly eventRefs: EventRefStore,
   ) {}
 
-  record(refs: EventRef[], snapshots: BookSnapshot[]): Promise<RecordResult> {
+  record(refs: EventRef[], events: readonly EventSnapshots[]): Promise<RecordResult> {
     return this.writes.run(() =>
-      inSpan("history.recordQuotes", { "odds.snapshots": snapshots.length }, () => this.recordNow(refs, snapshots)),
+      inSpan("history.recordQuotes", { "odds.events": events.length }, () => this.recordNow(refs, events)),
     );
   }
 
-  private async recordNow(refs: EventRef[], snapshots: BookSnapshot[]): Promise<RecordResult> {
+  /**
+   * Event by event: its snapshots made, compared with its books and its ticks written, so one event's
+   * snapshots and ticks are garbage before the next event's are made (a call carries up to 30,000 quotes).
+   * The books move on, and the days are noted, only once every event's ticks are written: a call that
+   * fails part-way is sent again whole, compares with the same books and rewrites the same ticks (by id,
+   * as no-ops), so its days are noted and no tick is lost or doubled.
+   */
+  private async recordNow(refs: EventRef[], events: readonly EventSnapshots[]): Promise<RecordResult> {
     await this.eventRefs.save(refs);
-    const inOrder = snapshots
-      .filter((snapshot) => snapshot.observedAtMs >= CAPTURE_START_MS)
-      .sort((a, b) => a.observedAtMs - b.observedAtMs);
-    await this.books.load(inOrder.map((snapshot) => snapshot.eventID));
+    await this.books.load(events.map((event) => event.eventID));
 
     const next = new Map<string, BookState>();
+    const days = new Map<string, EventDay>();
+    const kinds = new Map<TickKind, number>();
+    let recorded = 0;
+    for (const event of events) {
+      const ticks = this.diff(event, next);
+      await this.live.upsertTicks(ticks);
+      for (const { day, eventID, kind } of ticks) {
+        days.set(`${day}|${eventID}`, { day, eventID });
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      recorded += ticks.length;
+    }
+
+    await this.live.noteDays(days.values());
+    this.books.adopt(next.values());
+    this.books.evictIdle();
+    for (const [kind, count] of kinds) ticksRecorded.inc({ kind }, count);
+    return { ticksRecorded: recorded };
+  }
+
+  /** One event's ticks, its snapshots taken in time order; the books they leave go to `next`. */
+  private diff(event: EventSnapshots, next: Map<string, BookState>): TickDocument[] {
+    const inOrder = event
+      .snapshots()
+      .filter((snapshot) => snapshot.observedAtMs >= CAPTURE_START_MS)
+      .sort((a, b) => a.observedAtMs - b.observedAtMs);
     const ticks: TickDocument[] = [];
     for (const snapshot of inOrder) {
       const key = bookKeyOf(snapshot.eventID, snapshot.bookmakerID, snapshot.sourceID);
@@ -56,12 +108,6 @@ export class QuoteRecorder {
         quotes: diff.held,
       });
     }
-
-    await this.live.upsertTicks(ticks);
-    await this.live.noteDays(ticks);
-    this.books.adopt(next.values());
-    this.books.evictIdle();
-    for (const tick of ticks) ticksRecorded.inc({ kind: tick.kind });
-    return { ticksRecorded: ticks.length };
+    return ticks;
   }
 }

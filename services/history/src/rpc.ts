@@ -1,19 +1,40 @@
-import { JSON_PAGE_METHODS, serverStreamingHandler, unaryHandler, withJsonPageWire } from "@odds/platform";
+import type { handleUnaryCall } from "@grpc/grpc-js";
+import {
+  JSON_PAGE_METHODS,
+  serverStreamingHandler,
+  unaryHandler,
+  withJsonPageWire,
+  withRequestDecoder,
+} from "@odds/platform";
 import { history, planScope } from "@odds/proto";
 import type { Logger } from "pino";
 import { toV1HistoryFile, type HistoryFiles } from "./files/history-files";
 import type { TickReader } from "./reader";
-import type { QuoteRecorder } from "./recorder";
+import { snapshotsByEvent, type QuoteRecorder } from "./recorder";
 import type { BookSnapshot } from "./ticks";
 
-/** The HistoryService definition, with its pages framed around the rendered ticks in one copy (`withJsonPageWire`). */
-export const historyServiceDefinition = withJsonPageWire(history.HistoryServiceService, JSON_PAGE_METHODS.history);
+/** The HistoryService as served here: RecordQuotes' snapshots reach the handler encoded (see `historyServiceDefinition`). */
+export type HistoryServiceHandlers = Omit<history.HistoryServiceServer, "recordQuotes"> & {
+  recordQuotes: handleUnaryCall<history.RecordQuotesRequestEncoded, history.RecordQuotesResponse>;
+};
+
+/**
+ * The HistoryService definition, with its pages framed around the rendered ticks in one copy (`withJsonPageWire`),
+ * and RecordQuotes' request decoded with its snapshots left encoded (`RecordQuotesRequestEncoded`: the same wire
+ * message), each event's decoded by the recorder at its turn.
+ */
+export const historyServiceDefinition = {
+  ...withJsonPageWire(history.HistoryServiceService, JSON_PAGE_METHODS.history),
+  recordQuotes: withRequestDecoder(history.HistoryServiceService.recordQuotes, (bytes) =>
+    history.RecordQuotesRequestEncoded.decode(bytes),
+  ),
+};
 
 /** Maps HistoryService messages to the recorder and reader; no rules live here. */
 export function historyRpc(
   logger: Logger,
   domain: { recorder: QuoteRecorder; reader: TickReader; files: HistoryFiles },
-): history.HistoryServiceServer {
+): HistoryServiceHandlers {
   return {
     listHistoryFiles: unaryHandler(logger, async (request: history.ListHistoryFilesRequest) => {
       const days = await domain.files.list(planScope.planScopeOf(request.caller), request.leagueIds);
@@ -48,8 +69,13 @@ export function historyRpc(
           : {}),
       }),
     ),
-    recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequest) => {
+    recordQuotes: unaryHandler(logger, async (request: history.RecordQuotesRequestEncoded) => {
       const started = Date.now();
+      const events = snapshotsByEvent(
+        request.snapshots,
+        (encoded) => history.BookSnapshotKey.decode(encoded).eventId,
+        (encoded) => toBookSnapshot(history.BookSnapshot.decode(encoded)),
+      );
       const result = await domain.recorder.record(
         request.events.map((ref) => ({
           eventID: ref.eventId,
@@ -57,12 +83,12 @@ export function historyRpc(
           leagueID: ref.leagueId,
           startsAtMs: ref.startsAtMs,
         })),
-        request.snapshots.map(toBookSnapshot),
+        events,
       );
       // The events a call carried, acknowledged at this line's time: how soon a tick is served is timed from it.
       logger.info(
         {
-          eventIds: [...new Set(request.snapshots.map((snapshot) => snapshot.eventId))],
+          eventIds: events.map((event) => event.eventID),
           snapshots: request.snapshots.length,
           ticks: result.ticksRecorded,
           ms: Date.now() - started,

@@ -1,5 +1,9 @@
 import { type history } from "@odds/proto";
+import { BookStateStore } from "../src/book-states";
 import { EventRefStore } from "../src/event-refs";
+import { QuoteRecorder, snapshotsByEvent, type EventSnapshots } from "../src/recorder";
+import { TickTier } from "../src/tick-tier";
+import type { BookSnapshot, TickDocument } from "../src/ticks";
 import {
   daysAgo,
   ML_AWAY,
@@ -29,24 +33,27 @@ describe("history recording (RecordQuotes) against real stores", () => {
 
   const t = (minute: number) => daysAgo(3, minute);
 
+  const refsOf = (request: Pick<history.RecordQuotesRequest, "events">) =>
+    request.events.map((event) => ({
+      eventID: event.eventId,
+      sportID: event.sportId,
+      leagueID: event.leagueId,
+      startsAtMs: event.startsAtMs,
+    }));
+  const bookSnapshot = (book: history.BookSnapshot): BookSnapshot => ({
+    eventID: book.eventId,
+    bookmakerID: book.bookmakerId,
+    sourceID: book.sourceId,
+    sourceRank: book.sourceRank,
+    observedAtMs: book.observedAtMs,
+    quotes: book.quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: q.available })),
+  });
+  const eventsOf = (request: Pick<history.RecordQuotesRequest, "snapshots">): EventSnapshots[] =>
+    snapshotsByEvent(request.snapshots, (book) => book.eventId, bookSnapshot);
+
   /** Records through a freshly started recorder: its books rebuilt from the stored ticks. */
   const recordRestarted = (request: history.RecordQuotesRequest) =>
-    service.freshRecorder().record(
-      request.events.map((event) => ({
-        eventID: event.eventId,
-        sportID: event.sportId,
-        leagueID: event.leagueId,
-        startsAtMs: event.startsAtMs,
-      })),
-      request.snapshots.map((book) => ({
-        eventID: book.eventId,
-        bookmakerID: book.bookmakerId,
-        sourceID: book.sourceId,
-        sourceRank: book.sourceRank,
-        observedAtMs: book.observedAtMs,
-        quotes: book.quotes.map((q) => ({ oddID: q.oddId, decimalOdds: q.decimalOdds, available: q.available })),
-      })),
-    );
+    service.freshRecorder().record(refsOf(request), eventsOf(request));
   const window = (event: history.EventRef) => ({ eventId: event.eventId, fromMs: t(0) - 60_000, toMs: t(600) });
 
   it("records open for a first quote, move on a price change, limit on a maxStake-only change, close when withdrawn and open again when it reappears", async () => {
@@ -258,5 +265,99 @@ describe("history recording (RecordQuotes) against real stores", () => {
     expect(await service.stores.live.countTicks(event.eventId)).toBe(3);
     const { items } = await service.list(window(event));
     expect(items.map((tick) => tick.kind)).toEqual(["open"]);
+  });
+  it("records a call's snapshots event by event, whatever their order in the call", async () => {
+    const [a, b] = [newEvent(daysAgo(2)), newEvent(daysAgo(2))];
+    await service.record({
+      events: [a, b],
+      snapshots: [
+        snapshot(a, t(72), [quote(ML_HOME, 1.7)]),
+        snapshot(b, t(70), [quote(ML_HOME, 2.5)]),
+        snapshot(a, t(70), [quote(ML_HOME, 1.9), quote(ML_AWAY, 2.0)]),
+        snapshot(b, t(72), [quote(ML_HOME, 2.5)], { bookmakerId: "tab" }),
+      ],
+    });
+    // Ticks of one instant come in tick id order: compared as a set per instant.
+    const kinds = async (event: history.EventRef) =>
+      (await service.list(window(event))).items
+        .map((tick) => [tick.changedAt, tick.bookmakerID, tick.kind, tick.decimalOdds].join(" "))
+        .sort();
+    const at = (minute: number) => new Date(t(minute)).toISOString();
+    expect(await kinds(a)).toEqual([
+      `${at(70)} sportsbet open 1.9`,
+      `${at(70)} sportsbet open 2`,
+      `${at(72)} sportsbet close `,
+      `${at(72)} sportsbet move 1.7`,
+    ]);
+    expect(await kinds(b)).toEqual([`${at(70)} sportsbet open 2.5`, `${at(72)} tab open 2.5`]);
+  });
+
+  it("makes an event's snapshots only once the events before it in the call are written", async () => {
+    const [a, b] = [newEvent(daysAgo(2)), newEvent(daysAgo(2))];
+    const request = {
+      events: [a, b],
+      snapshots: [
+        snapshot(a, t(80), [quote(ML_HOME, 1.9), quote(ML_AWAY, 2.0)]),
+        snapshot(b, t(80), [quote(ML_HOME, 2.5)]),
+      ],
+    };
+    const [first, second] = eventsOf(request);
+    // Counted from the store at the moment the second event's snapshots are made.
+    let heldWhenMade: Promise<number> | undefined;
+    const second_: EventSnapshots = {
+      eventID: second!.eventID,
+      snapshots: () => {
+        heldWhenMade = service.stores.live.countTicks(a.eventId);
+        return second!.snapshots();
+      },
+    };
+    expect((await service.freshRecorder().record(refsOf(request), [first!, second_])).ticksRecorded).toBe(3);
+    expect(await heldWhenMade).toBe(2);
+  });
+
+  it("a call that failed part-way and is sent again loses and doubles no tick, and notes every day written", async () => {
+    const [a, b] = [newEvent(daysAgo(2)), newEvent(daysAgo(2))];
+    /** The live tier, failing the first write of event b's ticks (after event a's were written). */
+    class FailingOnce extends TickTier {
+      failed = false;
+      override async upsertTicks(ticks: TickDocument[]): Promise<void> {
+        if (!this.failed && ticks.some((tick) => tick.eventID === b.eventId)) {
+          this.failed = true;
+          throw new Error("live store stalled");
+        }
+        await super.upsertTicks(ticks);
+      }
+    }
+    const live = new FailingOnce("live", service.stores.liveDb);
+    const recorder = new QuoteRecorder(live, new BookStateStore(live), new EventRefStore(service.stores.liveDb));
+    const request = {
+      events: [a, b],
+      snapshots: [
+        snapshot(a, t(90), [quote(ML_HOME, 1.9), quote(ML_AWAY, 2.0)]),
+        snapshot(a, t(92), [quote(ML_HOME, 1.8)]),
+        snapshot(b, t(90), [quote(ML_HOME, 2.5)]),
+      ],
+    };
+    const days = async () =>
+      (await live.listDays()).filter((day) => day.eventID === a.eventId || day.eventID === b.eventId);
+
+    await expect(recorder.record(refsOf(request), eventsOf(request))).rejects.toThrow("live store stalled");
+    expect(await live.countTicks(a.eventId)).toBe(4);
+    expect(await live.countTicks(b.eventId)).toBe(0);
+
+    // Sent again whole: compared with the same books, so a's ticks are rewritten by id (no-ops) and noted.
+    expect((await recorder.record(refsOf(request), eventsOf(request))).ticksRecorded).toBe(5);
+    expect(await live.countTicks(a.eventId)).toBe(4);
+    expect(await live.countTicks(b.eventId)).toBe(1);
+    const day = new Date(t(90)).toISOString().slice(0, 10);
+    expect(await days()).toEqual(
+      expect.arrayContaining([
+        { day, eventID: a.eventId },
+        { day, eventID: b.eventId },
+      ]),
+    );
+    expect(await days()).toHaveLength(2);
+    // And the books moved on: the same call a third time records nothing.
+    expect((await recorder.record(refsOf(request), eventsOf(request))).ticksRecorded).toBe(0);
   });
 });
