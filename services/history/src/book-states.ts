@@ -1,5 +1,5 @@
 import type { TickTier } from "./tick-tier";
-import { decodeBucket } from "./tick-buckets";
+import { storedTicksOf, type StoredTick } from "./tick-buckets";
 import { HeldQuotes } from "./held-quotes";
 import type { HeldQuote, TickDocument } from "./ticks";
 
@@ -55,11 +55,12 @@ export class BookStateStore {
 
   /**
    * An event's books from its live ticks, folded an hour's bucket at a time: only the packed buckets
-   * and one hour of decoded ticks are held, not every tick of the event (64,000 for the densest).
+   * and one hour of parsed ticks are held, not every tick of the event (64,000 for the densest). The
+   * ticks are folded as their bucket stores them, in its history order, not made into `TickDocument`s.
    */
   private async rebuild(eventID: string): Promise<Map<string, BookState>> {
     const fold = new BookFold();
-    for (const bucket of await this.live.bucketsOfEvent(eventID)) fold.add(decodeBucket(bucket));
+    for (const bucket of await this.live.bucketsOfEvent(eventID)) fold.add(eventID, storedTicksOf(bucket));
     return fold.books();
   }
 
@@ -80,55 +81,71 @@ export class BookStateStore {
   }
 }
 
-/** Folds an event's ticks, oldest first, into the quotes each book holds. */
+/** Folds ticks, in any order, into the quotes each book holds (ties in time keep their order). */
 export function booksFromTicks(ticks: readonly TickDocument[]): Map<string, BookState> {
   const fold = new BookFold();
-  fold.add(ticks);
+  const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
+  for (const { eventID, changedAt, ...tick } of ordered)
+    fold.add(eventID, [{ ...tick, changedAt: changedAt.getTime() }]);
   return fold.books();
 }
 
+/** What the fold reads of a tick. */
+type FoldedTick = Pick<
+  StoredTick,
+  | "oddID"
+  | "bookmakerID"
+  | "sourceID"
+  | "changedAt"
+  | "kind"
+  | "decimalOdds"
+  | "line"
+  | "isMainLine"
+  | "layOdds"
+  | "maxStake"
+>;
+
 /**
- * The quotes each book of an event holds after its ticks, fed in batches: every tick of a batch is
- * newer than every tick of the batches before it (an hour's bucket after the hours before), and a
- * batch is put in time order here (ties keep their order, as the log's order says).
+ * The quotes each book of an event holds after its ticks, fed in batches in history order: every tick
+ * of a batch is newer than every tick of the batches before it (an hour's bucket after the hours before),
+ * and a batch is in time order (a bucket's ticks are). Only each quote's last tick is kept while folding,
+ * and made a held quote at the end.
  */
 class BookFold {
-  private readonly folded = new Map<string, { book: Omit<BookState, "quotes">; quotes: Map<string, HeldQuote> }>();
+  private readonly folded = new Map<string, { book: Omit<BookState, "quotes">; last: Map<string, FoldedTick> }>();
 
-  add(ticks: readonly TickDocument[]): void {
-    const ordered = [...ticks].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
-    for (const tick of ordered) {
-      const key = bookKeyOf(tick.eventID, tick.bookmakerID, tick.sourceID);
+  add(eventID: string, ticks: readonly FoldedTick[]): void {
+    for (const tick of ticks) {
+      const key = bookKeyOf(eventID, tick.bookmakerID, tick.sourceID);
       let entry = this.folded.get(key);
       if (!entry) {
-        const book = {
-          key,
-          eventID: tick.eventID,
-          bookmakerID: tick.bookmakerID,
-          sourceID: tick.sourceID,
-          observedAtMs: 0,
-        };
-        entry = { book, quotes: new Map() };
+        const book = { key, eventID, bookmakerID: tick.bookmakerID, sourceID: tick.sourceID, observedAtMs: 0 };
+        entry = { book, last: new Map() };
         this.folded.set(key, entry);
       }
-      entry.book.observedAtMs = Math.max(entry.book.observedAtMs, tick.changedAt.getTime());
+      entry.book.observedAtMs = Math.max(entry.book.observedAtMs, tick.changedAt);
       if (tick.kind === "close" || tick.decimalOdds === null || tick.decimalOdds === undefined) {
-        entry.quotes.delete(tick.oddID);
-        continue;
+        entry.last.delete(tick.oddID);
+      } else {
+        entry.last.set(tick.oddID, tick);
       }
-      const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds };
-      if (tick.line !== null && tick.line !== undefined) held.line = tick.line;
-      if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
-      if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
-      if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
-      entry.quotes.set(tick.oddID, held);
     }
   }
 
   books(): Map<string, BookState> {
     const books = new Map<string, BookState>();
-    for (const [key, { book, quotes }] of this.folded)
-      books.set(key, { ...book, quotes: HeldQuotes.of(quotes.values()) });
+    for (const [key, { book, last }] of this.folded)
+      books.set(key, { ...book, quotes: HeldQuotes.of([...last.values()].map(heldQuoteOf)) });
     return books;
   }
+}
+
+/** The quote a tick leaves held (a tick that leaves none is not folded in). */
+function heldQuoteOf(tick: FoldedTick): HeldQuote {
+  const held: HeldQuote = { oddID: tick.oddID, decimalOdds: tick.decimalOdds! };
+  if (tick.line !== null && tick.line !== undefined) held.line = tick.line;
+  if (tick.isMainLine !== null && tick.isMainLine !== undefined) held.isMainLine = tick.isMainLine;
+  if (tick.layOdds !== null && tick.layOdds !== undefined) held.layOdds = tick.layOdds;
+  if (tick.maxStake !== null && tick.maxStake !== undefined) held.maxStake = tick.maxStake;
+  return held;
 }
