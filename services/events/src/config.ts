@@ -1,6 +1,6 @@
 import { baseConfigSchema, env } from "@odds/platform";
 import { pricing } from "@odds/proto";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** Environment of the events service; every variable is documented in the README events section. */
 export const eventsConfigSchema = baseConfigSchema.extend({
@@ -13,7 +13,7 @@ export const eventsConfigSchema = baseConfigSchema.extend({
    * thread allocates little but its calls' buffers, so V8 kept its heap limit tight and ran a full
    * collection every few hundred ms for nothing; letting each limit grow by this much ends that.
    */
-  EVENTS_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1_000).default(100),
+  EVENTS_HEAP_GROWING_PERCENT: env.heapGrowingPercent(100),
   /** Sharp and exchange bookmakers of fair prices, as ingest's: re-priced for plans that show only some bookmakers. */
   FAIR_ODDS_BOOKMAKERS: env
     .list()

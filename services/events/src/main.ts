@@ -1,9 +1,9 @@
-import { setFlagsFromString } from "node:v8";
 import {
   connectMongo,
   createLogger,
   Lifecycle,
   loadConfigOrExit,
+  setHeapGrowingPercent,
   startGrpcServer,
   startMetricsServer,
 } from "@odds/platform";
@@ -17,9 +17,7 @@ import { EventStore } from "./store";
 async function main(): Promise<void> {
   const config = loadConfigOrExit(eventsConfigSchema);
   // Set before the store's load allocates the read model, so every heap limit after it is set this way.
-  if (config.EVENTS_HEAP_GROWING_PERCENT > 0) {
-    setFlagsFromString(`--heap-growing-percent=${config.EVENTS_HEAP_GROWING_PERCENT}`);
-  }
+  setHeapGrowingPercent(config.EVENTS_HEAP_GROWING_PERCENT);
   const logger = createLogger("events", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 

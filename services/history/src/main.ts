@@ -1,4 +1,11 @@
-import { createLogger, loadConfigOrExit, Lifecycle, startGrpcServer, startMetricsServer } from "@odds/platform";
+import {
+  createLogger,
+  loadConfigOrExit,
+  Lifecycle,
+  setHeapGrowingPercent,
+  startGrpcServer,
+  startMetricsServer,
+} from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Archiver } from "./archiver";
 import { BookStateStore } from "./book-states";
@@ -12,6 +19,8 @@ import { connectHistoryStores } from "./tier-stores";
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(configSchema);
+  // Set before the books and the calls allocate, so every heap limit after it is set this way.
+  setHeapGrowingPercent(config.HISTORY_HEAP_GROWING_PERCENT);
   const logger = createLogger("history", config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 

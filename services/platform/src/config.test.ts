@@ -32,4 +32,12 @@ describe("parseConfig", () => {
       /EVENTS_MONGODB_URI: expected a mongodb/,
     );
   });
+
+  it("reads a heap growing percent as a whole number from 0 to 1000, its default when unset", () => {
+    const heap = z.object({ HEAP_GROWING_PERCENT: env.heapGrowingPercent(50) });
+    expect(parseConfig(heap, {})).toEqual({ HEAP_GROWING_PERCENT: 50 });
+    expect(parseConfig(heap, { HEAP_GROWING_PERCENT: "0" })).toEqual({ HEAP_GROWING_PERCENT: 0 });
+    for (const bad of ["-1", "1001", "1.5", "half"])
+      expect(() => parseConfig(heap, { HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
 });

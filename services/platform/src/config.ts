@@ -57,6 +57,8 @@ export const env = {
           .filter((item) => item.length > 0),
       ),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** V8's heap growing factor, in percent (`setHeapGrowingPercent`); 0 leaves V8's own. */
+  heapGrowingPercent: (fallback: number) => z.coerce.number().int().min(0).max(1_000).default(fallback),
 };
 
 /** Variables every service reads. */

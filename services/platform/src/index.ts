@@ -20,3 +20,4 @@ export * from "./packed-json";
 export * from "./shared-instances";
 export * from "./key-revision";
 export * from "./redis";
+export * from "./heap-growth";
