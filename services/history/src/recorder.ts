@@ -16,7 +16,10 @@ export interface EventSnapshots {
   snapshots(): BookSnapshot[];
 }
 
-/** A call's snapshots grouped by event, in the order each event first appears; each group made by `toSnapshot` when read. */
+/**
+ * A call's snapshots grouped by event, in the order each event first appears; each group made by `toSnapshot`
+ * when it is read.
+ */
 export function snapshotsByEvent<T>(
   items: Iterable<T>,
   eventIDOf: (item: T) => string,

@@ -13,7 +13,7 @@ import type { TickReader } from "./reader";
 import { snapshotsByEvent, type QuoteRecorder } from "./recorder";
 import type { BookSnapshot } from "./ticks";
 
-/** The HistoryService as served here: RecordQuotes' snapshots reach the handler encoded (see `historyServiceDefinition`). */
+/** The HistoryService as served here: RecordQuotes' snapshots reach it encoded (see `historyServiceDefinition`). */
 export type HistoryServiceHandlers = Omit<history.HistoryServiceServer, "recordQuotes"> & {
   recordQuotes: handleUnaryCall<history.RecordQuotesRequestEncoded, history.RecordQuotesResponse>;
 };
