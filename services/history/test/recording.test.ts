@@ -304,14 +304,14 @@ describe("history recording (RecordQuotes) against real stores", () => {
     const [first, second] = eventsOf(request);
     // Counted from the store at the moment the second event's snapshots are made.
     let heldWhenMade: Promise<number> | undefined;
-    const second_: EventSnapshots = {
+    const secondCounting: EventSnapshots = {
       eventID: second!.eventID,
       snapshots: () => {
         heldWhenMade = service.stores.live.countTicks(a.eventId);
         return second!.snapshots();
       },
     };
-    expect((await service.freshRecorder().record(refsOf(request), [first!, second_])).ticksRecorded).toBe(3);
+    expect((await service.freshRecorder().record(refsOf(request), [first!, secondCounting])).ticksRecorded).toBe(3);
     expect(await heldWhenMade).toBe(2);
   });
 
