@@ -11,6 +11,7 @@ export * from "./http-drain";
 export * from "./mongo";
 export * from "./grpc/server";
 export * from "./grpc/client";
+export * from "./grpc/flow-control";
 export * from "./grpc/json-page-wire";
 export * from "./tracing/sdk";
 export * from "./tracing/spans";

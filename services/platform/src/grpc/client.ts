@@ -10,21 +10,13 @@ import {
   type ServiceError,
   type ChannelCredentials,
 } from "@grpc/grpc-js";
+import { FLOW_CONTROL_WINDOW_BYTES } from "./flow-control";
 
 /** Adds a deadline to every call that does not carry one, so no client call can wait forever. */
 export function deadlineInterceptor(defaultDeadlineMs: number): Interceptor {
   return (options, nextCall) =>
     new InterceptingCall(nextCall({ ...options, deadline: options.deadline ?? Date.now() + defaultDeadlineMs }));
 }
-
-/**
- * HTTP/2 flow-control window of every client channel, per stream and per connection. Node's default
- * (64 KB for the whole connection) lets a multi-megabyte answer (a 10,000-market page is 4.7 MB) through
- * 64 KB per round trip, shared by every call on the channel: on a busy machine each round trip waits for
- * both processes to be scheduled, so 16 concurrent big pages crawled past their deadlines with both
- * services idle. The receiver holds what the window admits only until it reads it.
- */
-const FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /** Reconnect backoff of every client channel, from the first retry to its cap. */
 const RECONNECT_BACKOFF_MS = { initial: 250, max: 2_000 } as const;

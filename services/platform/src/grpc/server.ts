@@ -11,6 +11,7 @@ import { type EventEmitter, on, once } from "node:events";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import { toServiceError, DomainError } from "../errors";
+import { widenReceiveWindows } from "./flow-control";
 
 export interface GrpcServiceBinding {
   /** Fully qualified service name, used as the health-check service key. */
@@ -46,6 +47,9 @@ export async function startGrpcServer(options: {
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
+  if (!widenReceiveWindows(server)) {
+    options.logger.warn("gRPC server's receive windows left at HTTP/2's 64 KB: grpc-js's HTTP/2 servers not found");
+  }
   options.logger.info({ port }, "gRPC server listening");
 
   return {
