@@ -22,8 +22,8 @@ interface BoundHttp2Servers {
  * `grpc-node.flow_control_window` on its clients only (the server side is grpc/grpc-node#3058, not released), so
  * this reaches the HTTP/2 servers grpc-js bound and widens each new session: its streams' initial window (a SETTINGS
  * frame) and the connection's window. Call it once the server is bound. Answers false when grpc-js no longer holds
- * its HTTP/2 servers where this looks (a grpc-js upgrade): the windows then stay at 64 KB, and the platform's
- * flow-control test fails.
+ * its HTTP/2 servers where this looks (a grpc-js upgrade): the windows then stay at 64 KB, and the platform's gRPC
+ * test of the windows a connection is given fails.
  */
 export function widenReceiveWindows(server: Server, windowBytes = FLOW_CONTROL_WINDOW_BYTES): boolean {
   const http2Servers = (server as unknown as BoundHttp2Servers).http2Servers;
