@@ -486,7 +486,10 @@ export class CycleRunner {
         const catalogueDone = this.writeCatalogue().then(done("catalogue"));
         const eventsDone = (async () => {
           while (eventsWriting) await eventsWriting;
-          if (eventsStopped || !(await eventsInFlight)) return;
+          // The last call sent lands or fails (its retries included) before the cycle ends, even once an earlier
+          // call stopped the target: a call still retrying could otherwise land after the next cycle began.
+          const lastLanded = await eventsInFlight;
+          if (eventsStopped || !lastLanded) return;
           if (eventsLast) {
             await Promise.all([historyDone, catalogueDone]);
             if (!this.historyAndCatalogueWritten()) return;
