@@ -7,8 +7,27 @@ const brotliAsync = promisify(brotliCompress);
 
 export type Encoding = "br" | "gzip" | "identity";
 
+type Compression = Exclude<Encoding, "identity">;
+
+const COMPRESSIONS: readonly Compression[] = ["gzip", "br"];
+
 /** Below this many bytes an answer is sent uncompressed (koa-compress's threshold too). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/**
+ * Room counted for each encoding not made yet. gzip at level 6 and brotli at quality 5 make about 6 % of a JSON
+ * page each (5.9-6.1 % measured on the benchmark's event pages); an eighth covers either with margin. Counting
+ * them as large as the body kept any page over a third of ANSWER_CACHE_MAX_BYTES out of the cache, and such a
+ * page was loaded and compressed again on every request. A made encoding counts as what it holds.
+ */
+const ENCODING_ROOM = 0.125;
+
+/**
+ * What a kept answer holds beyond its bytes: the Answer and its encodings' map and promises, its ETag, each Buffer's
+ * objects (a Buffer, its ArrayBuffer and backing store), the cache's entry, key map and slots. Measured at 1.4-1.9 KB
+ * of heap an answer, 20,000 small answers with none to two encodings (README "The answer cache counts what it holds").
+ */
+export const ANSWER_OVERHEAD_BYTES = 2048;
 
 /**
  * One rendered answer, as the cache keeps it: the envelope's bytes, its entity count (objects in
@@ -17,15 +36,21 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
  */
 export class Answer {
   readonly etag: string;
-  private readonly encoded = new Map<Exclude<Encoding, "identity">, Promise<Buffer>>();
+  readonly body: Buffer;
+  // Plain objects rather than Maps: a kept answer's objects count against the cache's bound (ANSWER_OVERHEAD_BYTES).
+  private readonly encoded: { [encoding in Compression]?: Promise<Buffer> } = {};
+  private readonly made: { [encoding in Compression]?: Buffer } = {};
+  /** Told when an encoding is made, so a cache that keeps this answer counts it (`size` grew). */
+  private grown?: () => void;
 
   constructor(
-    readonly body: Buffer,
+    body: Buffer,
     readonly entities: number,
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    this.etag = contentTag(body);
+    this.body = ownBytes(body);
+    this.etag = contentTag(this.body);
   }
 
   /** The strong validator of one representation (each encoding is its own representation). */
@@ -34,14 +59,22 @@ export class Answer {
   }
 
   /**
-   * Bytes kept in memory, for the cache's size bound: the body and room for its encodings, made
-   * later. gzip at level 6 and brotli at quality 5 make about 6 % of a JSON page each (5.9-6.1 %
-   * measured on the benchmark's event pages), so a quarter more covers both with margin. Counting
-   * them as large as the body kept any page over a third of ANSWER_CACHE_MAX_BYTES out of the cache,
-   * and such a page was loaded and compressed again on every request.
+   * Bytes this answer keeps in memory, for the cache's size bound: the memory its body and its made encodings hold
+   * (a view holds all of the block it views), room for the encodings not made yet, and its objects.
    */
   get size(): number {
-    return Math.ceil(this.body.length * 1.25);
+    let bytes = ANSWER_OVERHEAD_BYTES + heldBytes(this.body);
+    if (!this.compressible()) return bytes;
+    for (const encoding of COMPRESSIONS) {
+      const made = this.made[encoding];
+      bytes += made ? heldBytes(made) : Math.ceil(this.body.length * ENCODING_ROOM);
+    }
+    return bytes;
+  }
+
+  /** `grown` is called each time an encoding is made from now on (one listener: the cache that keeps it). */
+  onGrown(grown: () => void): void {
+    this.grown = grown;
   }
 
   compressible(): boolean {
@@ -50,10 +83,10 @@ export class Answer {
 
   bytes(encoding: Encoding): Promise<Buffer> {
     if (encoding === "identity") return Promise.resolve(this.body);
-    let pending = this.encoded.get(encoding);
+    let pending = this.encoded[encoding];
     if (!pending) {
       // zlib runs on the thread pool, so a large first compression never blocks the event loop.
-      pending =
+      pending = (
         encoding === "gzip"
           ? gzipAsync(this.body, { level: 6 })
           : brotliAsync(this.body, {
@@ -61,12 +94,36 @@ export class Answer {
                 [constants.BROTLI_PARAM_QUALITY]: 5,
                 [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
               },
-            });
-      this.encoded.set(encoding, pending);
-      pending.catch(() => this.encoded.delete(encoding));
+            })
+      ).then((bytes) => {
+        const own = ownBytes(bytes);
+        this.made[encoding] = own;
+        this.grown?.();
+        return own;
+      });
+      this.encoded[encoding] = pending;
+      pending.catch(() => delete this.encoded[encoding]);
     }
     return pending;
   }
+}
+
+/** The memory a Buffer keeps alive: all of the block it is a view of. */
+function heldBytes(bytes: Buffer): number {
+  return bytes.buffer.byteLength;
+}
+
+/**
+ * The bytes in a block of their own when they view one over twice their size. A Buffer under 4 KB is cut from an
+ * 8 KB slab shared by all small Buffers, and zlib's output of a small answer is a view of its 8-16 KB chunk: kept
+ * in the cache, a 900-byte answer held 5-40 KB. A page framed in the message it arrived in (`frameItems`) fills
+ * nearly all of that message and stays a view, uncopied.
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.buffer.byteLength <= 2 * bytes.length) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /**

@@ -1,6 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { metricsRegistry } from "@odds/platform";
-import { Answer } from "./answer";
+import { ANSWER_OVERHEAD_BYTES, Answer } from "./answer";
 import { loadContentTags } from "./content-tag";
 import { ResponseCache } from "./response-cache";
 
@@ -102,6 +103,35 @@ describe("ResponseCache", () => {
     // Renewed: its age restarted, so a request within the max age is served it without a load.
     expect(await cache.answer("k", unchanged)).toBe(first);
     expect(handed).toHaveLength(2);
+  });
+
+  test("counts each kept answer as it holds, encodings made later included, and evicts to stay within its bound", async () => {
+    const key = (i: number) => `k${String(i).padStart(2, "0")}`;
+    // Random ids: a small page that compresses to about half, so its encodings outgrow the room counted for them.
+    const pageOf = (i: number) =>
+      Buffer.from(
+        JSON.stringify({ data: [key(i), ...Array.from({ length: 40 }, () => randomBytes(16).toString("hex"))] }),
+      );
+    const made = Array.from({ length: 40 }, (_, i) => new Answer(pageOf(i), 60));
+    const one = made[0]!.size + key(0).length;
+    const cache = new ResponseCache({ maxBytes: 20 * one, maxAgeMs: 60_000 });
+    for (const [i, answer] of made.entries()) await cache.answer(key(i), async () => answer);
+    // As counted before any encoding: the last 20 kept, each its held body, encodings' room, objects and key.
+    expect(cache.size).toBe(20);
+    expect(cache.keptBytes).toBe(20 * one);
+    const kept = async (i: number) => (await cache.answer(key(i), async () => answerOf("reloaded"))) === made[i];
+    // Their encodings made, the answers hold more than they were counted for: the cache counts them again.
+    for (const answer of made.slice(20)) {
+      await answer.bytes("gzip");
+      await answer.bytes("br");
+    }
+    expect(made[39]!.size).toBeGreaterThan(made[39]!.body.length * 1.25 + ANSWER_OVERHEAD_BYTES);
+    expect(cache.size).toBeLessThan(20);
+    expect(cache.keptBytes).toBeLessThanOrEqual(20 * one);
+    expect(cache.keptBytes).toBeGreaterThan(cache.size * one);
+    // The answer counted last is still served; the least recently used went first.
+    expect(await kept(39)).toBe(true);
+    expect(await kept(21)).toBe(false);
   });
 
   test("an answer past its max age whose load fails is not served", async () => {

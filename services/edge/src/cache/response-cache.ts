@@ -56,15 +56,17 @@ function renderScope(caller: common.Caller): string {
  * Concurrent misses of one key share one load, so a popular query costs one downstream call.
  */
 export class ResponseCache {
-  private readonly answers: LRUCache<string, Answer>;
+  /** Each answer in an entry of its own: setting a new entry is how the cache counts an answer that grew. */
+  private readonly answers: LRUCache<string, { answer: Answer }>;
   private readonly loading = new Map<string, Promise<Answer>>();
   private readonly refreshAheadMs: number;
 
   constructor(options: ResponseCacheOptions) {
     this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 0, options.maxAgeMs);
-    this.answers = new LRUCache<string, Answer>({
+    this.answers = new LRUCache<string, { answer: Answer }>({
       maxSize: options.maxBytes,
-      sizeCalculation: (answer) => Math.max(1, answer.size),
+      // The key is kept as well: a one-byte string of its length (route, query and plan scope are ASCII).
+      sizeCalculation: ({ answer }, key) => answer.size + key.length,
       ttl: options.maxAgeMs,
       ttlAutopurge: false,
       // An answer past its max age is no longer served, but kept (within the size bound) for the next
@@ -85,7 +87,7 @@ export class ResponseCache {
    * source says the content is unchanged.
    */
   async answer(key: string, load: (held: Answer | undefined) => Promise<Answer>): Promise<Answer> {
-    const kept = this.answers.get(key);
+    const kept = this.answers.get(key)?.answer;
     if (kept) {
       if (this.refreshAheadMs > 0 && this.answers.getRemainingTTL(key) < this.refreshAheadMs) {
         // A failed refresh is not cached: the kept answer serves until it expires, then a miss reloads.
@@ -95,7 +97,7 @@ export class ResponseCache {
     }
     // A request past the max age waits for the load, as a miss does; a multi-megabyte page whose
     // renewal was slower than the max age (a busy machine) is then confirmed, not sent again.
-    return this.load(key, load, this.answers.peek(key, { allowStale: true }));
+    return this.load(key, load, this.answers.peek(key, { allowStale: true })?.answer);
   }
 
   /**
@@ -118,7 +120,9 @@ export class ResponseCache {
       .then((made) => {
         const kept = renewing && renewing.etag === made.etag ? renewing : made;
         edgeMetrics.answerLoads.inc({ outcome: loadOutcome(renewing, made) });
-        this.answers.set(key, kept, { start });
+        this.answers.set(key, { answer: kept }, { start });
+        edgeMetrics.answerCacheBytes.set(this.keptBytes);
+        kept.onGrown(() => this.recount(key, kept));
         return kept;
       })
       .finally(() => this.loading.delete(key));
@@ -126,8 +130,21 @@ export class ResponseCache {
     return pending;
   }
 
+  /** An encoding of a kept answer was made: its entry is counted again, its age unchanged. */
+  private recount(key: string, answer: Answer): void {
+    if (this.answers.peek(key, { allowStale: true })?.answer !== answer) return;
+    this.answers.set(key, { answer }, { noUpdateTTL: true });
+    edgeMetrics.answerCacheBytes.set(this.keptBytes);
+  }
+
+  /** How many answers are kept. */
   get size(): number {
     return this.answers.size;
+  }
+
+  /** The bytes the kept answers count, against `maxBytes`. */
+  get keptBytes(): number {
+    return this.answers.calculatedSize;
   }
 }
 

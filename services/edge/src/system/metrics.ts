@@ -1,4 +1,4 @@
-import { Counter, Histogram, metricsRegistry } from "@odds/platform";
+import { Counter, Gauge, Histogram, metricsRegistry } from "@odds/platform";
 
 /** Edge metrics: request rate and latency by route and status, errors, and rate-limit rejections. */
 export const edgeMetrics = {
@@ -31,6 +31,11 @@ export const edgeMetrics = {
     name: "edge_answer_loads_total",
     help: "Loads of cached answers: a miss, or a renewal whose source said unchanged, rendered the same bytes, or changed",
     labelNames: ["outcome"] as const,
+    registers: [metricsRegistry],
+  }),
+  answerCacheBytes: new Gauge({
+    name: "edge_answer_cache_bytes",
+    help: "Memory the answer cache counts for its kept answers (bodies, encodings, objects, keys), against ANSWER_CACHE_MAX_BYTES",
     registers: [metricsRegistry],
   }),
   staleKeyGrants: new Counter({
