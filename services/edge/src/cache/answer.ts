@@ -23,7 +23,7 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 const ENCODING_ROOM = 0.125;
 
 /**
- * What a kept answer holds beyond its bytes: the Answer and its encodings' map and promises, its ETag, each Buffer's
+ * What a kept answer holds beyond its bytes: the Answer, its encodings' promises, its ETag, each Buffer's
  * objects (a Buffer, its ArrayBuffer and backing store), the cache's entry, key map and slots. Measured at 1.4-1.9 KB
  * of heap an answer, 20,000 small answers with none to two encodings (README "The answer cache counts what it holds").
  */

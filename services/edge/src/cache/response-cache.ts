@@ -65,7 +65,7 @@ export class ResponseCache {
     this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 0, options.maxAgeMs);
     this.answers = new LRUCache<string, { answer: Answer }>({
       maxSize: options.maxBytes,
-      // The key is kept as well: a one-byte string of its length (route, query and plan scope are ASCII).
+      // The key is kept as well: about a byte a character (V8 keeps an ASCII string one byte a character).
       sizeCalculation: ({ answer }, key) => answer.size + key.length,
       ttl: options.maxAgeMs,
       ttlAutopurge: false,
