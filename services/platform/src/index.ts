@@ -18,6 +18,7 @@ export * from "./tracing/spans";
 export * from "./store-calls";
 export * from "./call-deadline";
 export * from "./packed-json";
+export * from "./kept-bytes";
 export * from "./shared-instances";
 export * from "./key-revision";
 export * from "./redis";

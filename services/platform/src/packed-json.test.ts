@@ -25,6 +25,19 @@ describe("packed JSON", () => {
     }
   });
 
+  it("gives what it packs on this thread a block of its own when zlib's chunk is over twice its size", () => {
+    // A small market book: zlib's output of it is a view of its 16 KB output chunk.
+    const book = Buffer.from(
+      JSON.stringify({ "points-home-game-ml-home": { marketName: "Moneyline", byBookmaker: {} } }),
+    );
+    for (const packed of [packJsonSync(book), packJsonSync(book, { fast: true })]) {
+      expect(packed.buffer.byteLength).toBe(packed.length);
+      expect(unpackJson(packed)).toEqual(book);
+    }
+    const large = packJsonSync(json);
+    expect(large.buffer.byteLength).toBeLessThanOrEqual(2 * large.length);
+  });
+
   it("unpacks into one buffer of the length it is told, and to the same JSON whatever the length told", () => {
     const packed = packJsonSync(json, { fast: true });
     const sized = unpackJson(packed, { bytes: json.length });

@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import { constants, deflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
+import { keptBytes } from "./kept-bytes";
 
 /**
  * JSON kept raw-deflated: how the stores hold documents that are read whole (an event's contract,
@@ -13,9 +14,12 @@ export function packJson(json: string | Buffer, options: { fast?: boolean } = {}
   return deflate(json, options.fast ? { level: 1 } : {});
 }
 
-/** Packs on this thread. `fast` (here and above) trades size for speed (renderings, unpacked far more often than packed). */
+/**
+ * Packs on this thread. `fast` (here and above) trades size for speed (renderings, unpacked far more often than packed).
+ * What it packs is kept (a rendering, a market book), so small output is given a block of its own (`keptBytes`).
+ */
 export function packJsonSync(json: string | Buffer, options: { fast?: boolean } = {}): Buffer {
-  return deflateRawSync(json, options.fast ? { level: 1 } : {});
+  return keptBytes(deflateRawSync(json, options.fast ? { level: 1 } : {}));
 }
 
 /** An empty final block (fixed Huffman, end of block): closes pieces packed apart (`packJsonPiece`) into one stream. */

@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { heldBytes, keptBytes } from "@odds/platform";
 import { contentTag } from "./content-tag";
 
 const gzipAsync = promisify(gzip);
@@ -49,7 +50,7 @@ export class Answer {
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    this.body = ownBytes(body);
+    this.body = keptBytes(body);
     this.etag = contentTag(this.body);
   }
 
@@ -96,7 +97,7 @@ export class Answer {
               },
             })
       ).then((bytes) => {
-        const own = ownBytes(bytes);
+        const own = keptBytes(bytes);
         this.made[encoding] = own;
         this.grown?.();
         return own;
@@ -106,24 +107,6 @@ export class Answer {
     }
     return pending;
   }
-}
-
-/** The memory a Buffer keeps alive: all of the block it is a view of. */
-function heldBytes(bytes: Buffer): number {
-  return bytes.buffer.byteLength;
-}
-
-/**
- * The bytes in a block of their own when they view one over twice their size. A Buffer under 4 KB is cut from an
- * 8 KB slab shared by all small Buffers, and zlib's output of a small answer is a view of its 8-16 KB chunk: kept
- * in the cache, a 900-byte answer held 5-40 KB. A page framed in the message it arrived in (`frameItems`) fills
- * nearly all of that message and stays a view, uncopied.
- */
-function ownBytes(bytes: Buffer): Buffer {
-  if (bytes.buffer.byteLength <= 2 * bytes.length) return bytes;
-  const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
-  return own;
 }
 
 /**
