@@ -57,7 +57,7 @@ describe("Answer", () => {
   test("tells its listener each time an encoding is made, and only then", async () => {
     const answer = new Answer(pageOf(5_000), 1);
     const sizes: number[] = [];
-    answer.onGrown(() => sizes.push(answer.size));
+    answer.onEncoded(() => sizes.push(answer.size));
     await answer.bytes("identity");
     await answer.bytes("gzip");
     await answer.bytes("gzip");

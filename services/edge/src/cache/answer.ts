@@ -41,8 +41,8 @@ export class Answer {
   // Plain objects rather than Maps: a kept answer's objects count against the cache's bound (ANSWER_OVERHEAD_BYTES).
   private readonly encoded: { [encoding in Compression]?: Promise<Buffer> } = {};
   private readonly made: { [encoding in Compression]?: Buffer } = {};
-  /** Told when an encoding is made, so a cache that keeps this answer counts it (`size` grew). */
-  private grown?: () => void;
+  /** Told when an encoding is made, so a cache that keeps this answer counts it again (`size` changed). */
+  private encodedListener?: () => void;
 
   constructor(
     body: Buffer,
@@ -73,9 +73,9 @@ export class Answer {
     return bytes;
   }
 
-  /** `grown` is called each time an encoding is made from now on (one listener: the cache that keeps it). */
-  onGrown(grown: () => void): void {
-    this.grown = grown;
+  /** `listener` is called each time an encoding is made from now on (one listener: the cache that keeps it). */
+  onEncoded(listener: () => void): void {
+    this.encodedListener = listener;
   }
 
   compressible(): boolean {
@@ -99,7 +99,7 @@ export class Answer {
       ).then((bytes) => {
         const own = keptBytes(bytes);
         this.made[encoding] = own;
-        this.grown?.();
+        this.encodedListener?.();
         return own;
       });
       this.encoded[encoding] = pending;

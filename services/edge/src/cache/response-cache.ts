@@ -122,7 +122,7 @@ export class ResponseCache {
         edgeMetrics.answerLoads.inc({ outcome: loadOutcome(renewing, made) });
         this.answers.set(key, { answer: kept }, { start });
         edgeMetrics.answerCacheBytes.set(this.keptBytes);
-        kept.onGrown(() => this.recount(key, kept));
+        kept.onEncoded(() => this.recount(key, kept));
         return kept;
       })
       .finally(() => this.loading.delete(key));
