@@ -56,7 +56,7 @@ function renderScope(caller: common.Caller): string {
  * Concurrent misses of one key share one load, so a popular query costs one downstream call.
  */
 export class ResponseCache {
-  /** Each answer in an entry of its own: setting a new entry is how the cache counts an answer that grew. */
+  /** Each answer in an entry of its own: setting a new entry is how the cache counts an answer whose size changed. */
   private readonly answers: LRUCache<string, { answer: Answer }>;
   private readonly loading = new Map<string, Promise<Answer>>();
   private readonly refreshAheadMs: number;
