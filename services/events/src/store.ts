@@ -1,4 +1,4 @@
-import { ensureIndexes, packJson, unpackJson } from "@odds/platform";
+import { ensureIndexes, keptBytes, packJson, unpackJson } from "@odds/platform";
 import { v1 } from "@odds/proto";
 import { Binary, type Collection, type Db, type IndexDescription } from "mongodb";
 import type { StoredEventData } from "./event-preparation";
@@ -124,12 +124,12 @@ export class EventStore {
       batchSize: 16,
     });
     for await (const doc of cursor) {
-      // Copied out of the driver's batch, and kept packed, as stored: parsed on the preparation's worker.
+      // Out of the driver's batch (`keptBytes`), and kept packed, as stored: parsed on the preparation's worker.
       const settlement = unpacked<SettlementBook>(doc.settlement);
       yield {
-        packed: Buffer.from(doc.contract.buffer),
+        packed: keptBytes(doc.contract.buffer),
         contentHash: doc.contentHash,
-        ...(doc.marketBook ? { marketBook: Buffer.from(doc.marketBook.buffer) } : {}),
+        ...(doc.marketBook ? { marketBook: keptBytes(doc.marketBook.buffer) } : {}),
         ...(settlement ? { settlement } : {}),
       };
     }

@@ -15,4 +15,16 @@ describe("kept bytes", () => {
     expect(keptBytes(page)).toBe(page);
     expect(heldBytes(page)).toBe(100_000);
   });
+
+  it("reads a plain Uint8Array (a driver's binary field) as a Buffer: copied out of a larger block, else over it", () => {
+    const batch = new Uint8Array(64 * 1024).fill(7);
+    const field = batch.subarray(100, 1_100);
+    const kept = keptBytes(field);
+    expect(Buffer.isBuffer(kept)).toBe(true);
+    expect(heldBytes(kept)).toBe(1_000);
+    expect(kept.equals(field)).toBe(true);
+    const whole = keptBytes(batch);
+    expect(whole.buffer).toBe(batch.buffer);
+    expect(whole.length).toBe(batch.length);
+  });
 });

@@ -12,11 +12,14 @@ export function heldBytes(bytes: Uint8Array): number {
 
 /**
  * The bytes in a block of their own when they view one over twice their size; otherwise as they are (a page framed in
- * the message it arrived in fills nearly all of it, and is not copied).
+ * the message it arrived in fills nearly all of it, and is not copied). A driver's binary field is read this way out of
+ * its batch.
  */
-export function keptBytes(bytes: Buffer): Buffer {
-  if (heldBytes(bytes) <= 2 * bytes.length) return bytes;
+export function keptBytes(bytes: Uint8Array): Buffer {
+  if (heldBytes(bytes) <= 2 * bytes.length) {
+    return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
   const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
+  own.set(bytes);
   return own;
 }
