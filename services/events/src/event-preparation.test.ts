@@ -10,6 +10,7 @@ import {
   prepareStoredEvents,
   type StoredEventData,
 } from "./event-preparation";
+import { PREPARATION_YOUNG_GENERATION_MB } from "./event-preparer";
 import { MarketBook, mergeMarketBook } from "./market-book";
 import { FULL_SHAPE } from "./query";
 import { preparedEvent } from "./read-model";
@@ -107,6 +108,24 @@ describe("prepareEvents", () => {
         expect(preparation.parts.settlement).toEqual(expected.parts.settlement);
         expect(Buffer.from(preparation.parts.packed)).toEqual(Buffer.from(expected.parts.packed));
       }
+    } finally {
+      await preparer.close();
+    }
+  });
+
+  it("runs the preparation thread with a young generation of its own size, its old generation uncapped", async () => {
+    const preparer = builtEventPreparer();
+    try {
+      const sent = Array.from({ length: 200 }, (_, i) => ({
+        eventID: `Y${i}`,
+        encoded: encoded(eventProto({ eventId: `Y${i}` })),
+      }));
+      const there = await preparer.prepare(sent, () => undefined, NOW);
+      expect(there.map((p) => [p.eventID, p.changed])).toEqual(sent.map(({ eventID }) => [eventID, true]));
+      const limits = preparer.threadLimits();
+      expect(limits?.maxYoungGenerationSizeMb).toBe(PREPARATION_YOUNG_GENERATION_MB);
+      // V8's own old generation, as the serving thread's: a cap there would end the thread in a large load.
+      expect(limits?.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(2048);
     } finally {
       await preparer.close();
     }
