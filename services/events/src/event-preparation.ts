@@ -1,4 +1,4 @@
-import { packJsonSync, unpackJson } from "@odds/platform";
+import { asBuffer, packJsonSync, unpackJson } from "@odds/platform";
 import { events } from "@odds/proto";
 import { settle, type SettlementBook } from "./grading/settlement";
 import { MarketBook, mergeMarketBook } from "./market-book";
@@ -159,11 +159,6 @@ export function preparedFrom(parts: ChangedParts): PreparedEvent {
     packedDefault: PackedRendering.fromData(parts.packedDefault),
     marketBook: MarketBook.stored(asBuffer(parts.marketBook)),
   });
-}
-
-/** A structured clone brings a Buffer over as a Uint8Array: the same bytes, viewed as a Buffer. */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** info.lastUpdatedAt defaults to the cycle's source write time when ingest leaves it unset. */

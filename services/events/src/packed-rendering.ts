@@ -1,4 +1,4 @@
-import { PACKED_END, packJsonPiece, unpackJsonPiece } from "@odds/platform";
+import { asBuffer, PACKED_END, packJsonPiece, unpackJsonPiece } from "@odds/platform";
 import type { EventJsonParts } from "./render";
 
 /**
@@ -82,9 +82,8 @@ export class PackedRendering implements RenderingSides {
 
   /** A rendering from its `data()`, as another thread sent it. */
   static fromData(data: PackedRenderingData): PackedRendering {
-    const { packed } = data;
     return new PackedRendering(
-      Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength),
+      asBuffer(data.packed),
       data.pieceEnds,
       data.firstSide,
       data.memberBytes,

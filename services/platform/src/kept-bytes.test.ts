@@ -1,4 +1,4 @@
-import { heldBytes, keptBytes } from "./kept-bytes";
+import { asBuffer, heldBytes, keptBytes } from "./kept-bytes";
 
 describe("kept bytes", () => {
   it("copies bytes cut from a larger block (the shared pool slab) into a block of their own", () => {
@@ -26,5 +26,16 @@ describe("kept bytes", () => {
     const whole = keptBytes(batch);
     expect(whole.buffer).toBe(batch.buffer);
     expect(whole.length).toBe(batch.length);
+  });
+
+  it("views a plain Uint8Array as a Buffer over the same memory, and gives a Buffer back as it is", () => {
+    const batch = new Uint8Array(64).fill(3);
+    const field = batch.subarray(8, 24);
+    const viewed = asBuffer(field);
+    expect(Buffer.isBuffer(viewed)).toBe(true);
+    expect(viewed.buffer).toBe(batch.buffer);
+    expect([viewed.byteOffset, viewed.length]).toEqual([8, 16]);
+    const buffer = Buffer.from("odds");
+    expect(asBuffer(buffer)).toBe(buffer);
   });
 });

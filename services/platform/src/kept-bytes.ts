@@ -5,6 +5,11 @@
  * holds"). A structured clone to or from a worker copies the whole block a view is cut from, so the copy holds it too.
  */
 
+/** The same bytes viewed as a Buffer, uncopied: a structured clone or a driver gives a Buffer back as a Uint8Array. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** The memory a Buffer keeps alive: all of the block it is a view of. */
 export function heldBytes(bytes: Uint8Array): number {
   return bytes.buffer.byteLength;
@@ -16,9 +21,7 @@ export function heldBytes(bytes: Uint8Array): number {
  * its batch.
  */
 export function keptBytes(bytes: Uint8Array): Buffer {
-  if (heldBytes(bytes) <= 2 * bytes.length) {
-    return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  if (heldBytes(bytes) <= 2 * bytes.length) return asBuffer(bytes);
   const own = Buffer.allocUnsafeSlow(bytes.length);
   own.set(bytes);
   return own;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
+import { asBuffer } from "@odds/platform";
 import { GridFSBucket, type Db } from "mongodb";
 
 /** A written file: how to stream it, and what the edge puts in ETag and Content-Length. */
@@ -34,7 +35,7 @@ export class FileCache {
       const upload = this.bucket.openUploadStream(name, { metadata: { etag } });
       upload.once("error", reject);
       upload.once("finish", () => resolve());
-      upload.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      upload.end(asBuffer(bytes));
     });
     return (await this.find(name))!;
   }
