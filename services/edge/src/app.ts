@@ -119,8 +119,8 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       writeAnswer(ctx, await load());
       return;
     }
-    const key = ResponseCache.keyOf(route.path, params, grant.caller, answers.version());
-    const answer = await answers.cache.answer(key, async (held) => {
+    const key = ResponseCache.keyOf(route.path, params, grant.caller);
+    const answer = await answers.cache.answer(key, answers.version(), async (held) => {
       // A reload names the page it renews; a source that says it is unchanged sends nothing again.
       const loaded = await load(held?.sourceTag);
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);

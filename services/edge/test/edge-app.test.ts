@@ -889,6 +889,19 @@ describe("cached answers", () => {
     };
   };
   const big = Array.from({ length: 100 }, (_, i) => item({ widgetID: `widget-${i}`, padding: "x".repeat(40) }));
+  /** The tagged routes' source: `source.current`, or unchanged to a load naming its tag; `named` holds each load's tag. */
+  const taggedPages = () => {
+    const named: (string | undefined)[] = [];
+    const source: { current: RoutePage } = {
+      current: { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" },
+    };
+    taggedSource = async (heldTag) => {
+      named.push(heldTag);
+      const { current } = source;
+      return heldTag === current.tag ? { items: [], nextCursor: null, tag: heldTag, unchanged: true } : current;
+    };
+    return { named, source };
+  };
 
   beforeEach(() => {
     version = "1";
@@ -1040,12 +1053,7 @@ describe("cached answers", () => {
     "renews a polled answer of %s by naming its page's tag: an unchanged page is not sent again, a changed one is",
     async (path, header, credential) => {
       const renewing = renewingApp();
-      const named: (string | undefined)[] = [];
-      let current: RoutePage = { items: [item({ widgetID: "a" })], nextCursor: null, tag: "tag-a" };
-      taggedSource = async (heldTag) => {
-        named.push(heldTag);
-        return heldTag === current.tag ? { items: [], nextCursor: null, tag: heldTag, unchanged: true } : current;
-      };
+      const { named, source } = taggedPages();
       const get = () => request(renewing).get(path).set(header, credential);
       const renewedAfterHit = async (loads: number) => {
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -1064,7 +1072,7 @@ describe("cached answers", () => {
       expect(unchanged.body.data).toEqual([{ widgetID: "a" }]);
       expect(unchanged.headers.etag).toBe(first.headers.etag);
 
-      current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
+      source.current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
       await renewedAfterHit(3);
       expect(named[2]).toBe("tag-a");
       const changed = await get();
@@ -1073,6 +1081,34 @@ describe("cached answers", () => {
       // The renewed answer carries the new page's tag.
       await renewedAfterHit(4);
       expect(named[3]).toBe("tag-b");
+    },
+  );
+
+  it.each([
+    ["/v2/tagged/", "x-api-key", baseKey],
+    ["/v1/tagged", "Authorization", `Bearer ${baseKey}`],
+  ])(
+    "under a new data version, renews %s by naming its page's tag: a page the version left as it was is not sent again",
+    async (path, header, credential) => {
+      const { named, source } = taggedPages();
+      const get = () => request(cached).get(path).set(header, credential);
+      const first = await get();
+      expect(first.body.data).toEqual([{ widgetID: "a" }]);
+      version = "2";
+      const confirmed = await get();
+      expect(named).toEqual([undefined, "tag-a"]);
+      expect(confirmed.body.data).toEqual([{ widgetID: "a" }]);
+      expect(confirmed.headers.etag).toBe(first.headers.etag);
+      // Confirmed under version 2: served again without a load.
+      await get();
+      expect(named).toHaveLength(2);
+      // Version 3 changed the page: the request waits for it and never gets the page of version 2.
+      source.current = { items: [item({ widgetID: "b" })], nextCursor: null, tag: "tag-b" };
+      version = "3";
+      const changed = await get();
+      expect(named).toEqual([undefined, "tag-a", "tag-a"]);
+      expect(changed.body.data).toEqual([{ widgetID: "b" }]);
+      expect(changed.headers.etag).not.toBe(first.headers.etag);
     },
   );
 

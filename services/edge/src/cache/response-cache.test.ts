@@ -27,16 +27,31 @@ function loader(ms: number) {
   return { state, load };
 }
 
+/** A source that says unchanged to every load naming an answer: `first` to the first load, then the answer named. */
+function unchangedSource() {
+  const first = answerOf("a");
+  const handed: (Answer | undefined)[] = [];
+  const unchanged = async (held: Answer | undefined) => {
+    handed.push(held);
+    return held ?? first;
+  };
+  return { first, handed, unchanged };
+}
+
 beforeAll(loadContentTags);
 
 describe("ResponseCache", () => {
   test("concurrent misses of one key share one load, and a hit within the max age does not load again", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
     const { state, load } = loader(20);
-    const answers = await Promise.all([cache.answer("k", load), cache.answer("k", load), cache.answer("k", load)]);
+    const answers = await Promise.all([
+      cache.answer("k", "1", load),
+      cache.answer("k", "1", load),
+      cache.answer("k", "1", load),
+    ]);
     expect(state.calls).toBe(1);
     expect(new Set(answers).size).toBe(1);
-    expect(await cache.answer("k", load)).toBe(answers[0]);
+    expect(await cache.answer("k", "1", load)).toBe(answers[0]);
     expect(state.calls).toBe(1);
   });
 
@@ -44,31 +59,26 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 400 });
     const { state, load } = loader(300);
     const began = performance.now();
-    await cache.answer("k", load);
+    await cache.answer("k", "1", load);
     // A write lands once the load has read: every answer served past the max age from the load's
     // start must see it. Counted from the load's end, the old answer would serve until about 700 ms.
     state.current = "after";
     await sleep(Math.max(0, began + 450 - performance.now()));
-    const served = await cache.answer("k", load);
+    const served = await cache.answer("k", "1", load);
     expect(JSON.parse(served.body.toString()).data).toEqual(["after"]);
     expect(state.calls).toBe(2);
   });
 
   test("a renewal is handed the answer it renews, and keeps it when the load returns it (its source said unchanged)", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 60_000 });
-    const first = answerOf("a");
-    const handed: (Answer | undefined)[] = [];
-    const unchanged = async (held: Answer | undefined) => {
-      handed.push(held);
-      return held ?? first;
-    };
+    const { first, handed, unchanged } = unchangedSource();
     const before = await loadsBy("unchanged");
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     // Every hit is within the refresh-ahead window: it is served the kept answer and renews it.
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     await sleep(10);
     expect(handed).toEqual([undefined, first]);
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     expect(await loadsBy("unchanged")).toBeGreaterThan(before);
   });
 
@@ -82,27 +92,60 @@ describe("ResponseCache", () => {
       made.push(answerOf(`load ${made.length + 1}`));
       return made.at(-1)!;
     };
-    expect(await cache.answer("k", slow)).toBe(made[0]);
+    expect(await cache.answer("k", "1", slow)).toBe(made[0]);
     // Past its max age as it arrived: the next request waits for a load, which is handed it to renew.
-    expect(await cache.answer("k", slow)).toBe(made[1]);
+    expect(await cache.answer("k", "1", slow)).toBe(made[1]);
     expect(handed).toEqual([undefined, made[0]]);
   });
 
   test("an answer past its max age is renewed, not sent again, when its source says it is unchanged", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
-    const first = answerOf("a");
-    const handed: (Answer | undefined)[] = [];
-    const unchanged = async (held: Answer | undefined) => {
-      handed.push(held);
-      return held ?? first;
-    };
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    const { first, handed, unchanged } = unchangedSource();
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     await sleep(80);
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     expect(handed).toEqual([undefined, first]);
     // Renewed: its age restarted, so a request within the max age is served it without a load.
-    expect(await cache.answer("k", unchanged)).toBe(first);
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
     expect(handed).toHaveLength(2);
+  });
+
+  test("an older version's answer is never served: the next request waits for a load that names it", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    const { first, handed, unchanged } = unchangedSource();
+    const before = await loadsBy("unchanged");
+    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    // Version 2 left the page as it was: its source says so, and the kept answer is served under version 2.
+    expect(await cache.answer("k", "2", unchanged)).toBe(first);
+    expect(handed).toEqual([undefined, first]);
+    expect(await loadsBy("unchanged")).toBe(before + 1);
+    expect(await cache.answer("k", "2", unchanged)).toBe(first);
+    expect(handed).toHaveLength(2);
+    // Version 3 changed it: the new page is served, and version 2's answer never again.
+    const changed = answerOf("b");
+    expect(await cache.answer("k", "3", async () => changed)).toBe(changed);
+    expect(await cache.answer("k", "3", unchanged)).toBe(changed);
+    expect(handed).toHaveLength(2);
+  });
+
+  test("loads of one key under two versions are not shared, and an older one ending last does not replace the newer", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    const older = answerOf("version 1");
+    const newer = answerOf("version 2");
+    const slowOlder = cache.answer("k", "1", async () => {
+      await sleep(60);
+      return older;
+    });
+    await sleep(5);
+    expect(await cache.answer("k", "2", async () => newer)).toBe(newer);
+    // The older load answers the requests that asked under its version...
+    expect(await slowOlder).toBe(older);
+    // ...and the newer answer stays kept: served under version 2 without a load.
+    expect(
+      await cache.answer("k", "2", async () => {
+        throw new Error("loaded again");
+      }),
+    ).toBe(newer);
   });
 
   test("counts each kept answer as it holds, encodings made later included, and evicts to stay within its bound", async () => {
@@ -115,11 +158,11 @@ describe("ResponseCache", () => {
     const made = Array.from({ length: 40 }, (_, i) => new Answer(pageOf(i), 60));
     const one = made[0]!.size + key(0).length;
     const cache = new ResponseCache({ maxBytes: 20 * one, maxAgeMs: 60_000 });
-    for (const [i, answer] of made.entries()) await cache.answer(key(i), async () => answer);
+    for (const [i, answer] of made.entries()) await cache.answer(key(i), "1", async () => answer);
     // As counted before any encoding: the last 20 kept, each its held body, encodings' room, objects and key.
     expect(cache.size).toBe(20);
     expect(cache.keptBytes).toBe(20 * one);
-    const kept = async (i: number) => (await cache.answer(key(i), async () => answerOf("reloaded"))) === made[i];
+    const kept = async (i: number) => (await cache.answer(key(i), "1", async () => answerOf("reloaded"))) === made[i];
     // Their encodings made, the answers hold more than they were counted for: the cache counts them again.
     for (const answer of made.slice(20)) {
       await answer.bytes("gzip");
@@ -136,10 +179,10 @@ describe("ResponseCache", () => {
 
   test("an answer past its max age whose load fails is not served", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
-    await cache.answer("k", async () => answerOf("a"));
+    await cache.answer("k", "1", async () => answerOf("a"));
     await sleep(80);
     await expect(
-      cache.answer("k", async () => {
+      cache.answer("k", "1", async () => {
         throw new Error("events unavailable");
       }),
     ).rejects.toThrow("events unavailable");

@@ -83,7 +83,8 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
         const answers = options.answers;
         const answer = answers
           ? await answers.cache.answer(
-              ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query}`, grant.caller, answers.version()),
+              ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query}`, grant.caller),
+              answers.version(),
               load,
             )
           : await load();
