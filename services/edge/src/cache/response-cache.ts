@@ -106,9 +106,9 @@ export class ResponseCache {
       }
       return kept.answer;
     }
-    // A request past the max age, or under a newer version, waits for the load, as a miss does; a
-    // multi-megabyte page the source says is unchanged (a busy machine's slow renewal, a version that
-    // changed other events) is then confirmed, not sent again.
+    // A request past the max age, or under another version than the kept answer's, waits for the load,
+    // as a miss does; a multi-megabyte page the source says is unchanged (a busy machine's slow renewal,
+    // a version that changed other events) is then confirmed, not sent again.
     return this.load(key, version, load, (kept ?? this.answers.peek(key, { allowStale: true }))?.answer);
   }
 
