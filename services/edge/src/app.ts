@@ -7,12 +7,13 @@ import compress from "koa-compress";
 import type { KeyAccess } from "./access/api-key";
 import type { UsageRecorder } from "./access/usage-recorder";
 import { Answer, renewedAnswer } from "./cache/answer";
+import { frameShared } from "./cache/rendering";
 import { ResponseCache } from "./cache/response-cache";
 import type { UsageGateway } from "./gateways/usage";
 import { authenticate, rateLimit, type KeyedState } from "./http/admission";
 import { sendAnswer } from "./http/cached-answer";
 import { identityWhenNothingAcceptable } from "./http/content-coding";
-import { renderPage, writeObject, writePage } from "./http/envelope";
+import { pageEnvelope, writeObject, writePage } from "./http/envelope";
 import { isPaged, PagedRequest } from "./http/paging";
 import { errorBoundary, gone, methodNotAllowed, notFound, routeScope } from "./http/errors";
 import { lenientQuery, parseQuery } from "./http/query";
@@ -120,7 +121,7 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       return;
     }
     const key = ResponseCache.keyOf(route.path, params, grant.caller);
-    const answer = await answers.cache.answer(key, answers.version(), async (held) => {
+    const answer = await answers.cache.answer(key, answers.version, async (held) => {
       // A reload names the page it renews; a source that says it is unchanged sends nothing again.
       const loaded = await load(held?.sourceTag);
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
@@ -128,7 +129,8 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
         loaded,
         held,
         route.path,
-        () => new Answer(renderPage(loaded), loaded.items.length, loaded.tag),
+        () =>
+          new Answer(frameShared(loaded.items, ...pageEnvelope(loaded), held?.items), loaded.items.length, loaded.tag),
       );
     });
     await sendAnswer(ctx, answer);

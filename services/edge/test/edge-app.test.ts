@@ -13,7 +13,7 @@ import { UsageRecorder } from "../src/access/usage-recorder";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
-import { loadContentTags } from "../src/cache/content-tag";
+import { contentTag, loadContentTags } from "../src/cache/content-tag";
 import type { KeyGrant } from "../src/access/api-key";
 import type { DownstreamClients } from "../src/gateways/clients";
 import { parseQuery } from "../src/http/query";
@@ -1109,6 +1109,50 @@ describe("cached answers", () => {
       expect(named).toEqual([undefined, "tag-a", "tag-a"]);
       expect(changed.body.data).toEqual([{ widgetID: "b" }]);
       expect(changed.headers.etag).not.toBe(first.headers.etag);
+    },
+  );
+
+  it.each([
+    ["/v2/tagged/", "x-api-key", baseKey],
+    ["/v1/tagged", "Authorization", `Bearer ${baseKey}`],
+  ])(
+    "serves %s renewed in parts, sharing its unchanged items, as the same bytes, length, ETag and encodings",
+    async (path, header, credential) => {
+      const { source } = taggedPages();
+      // 24 items of 10 KB: large enough to share (64 KiB of items, 4 KB each on average).
+      const widgets = (changed: number) =>
+        Array.from({ length: 24 }, (_, i) => ({
+          widgetID: `w-${i}`,
+          price: i === changed ? 2 : 1,
+          pad: "x".repeat(10_000),
+        }));
+      source.current = { items: widgets(-1).map(item), nextCursor: null, tag: "tag-1" };
+      const get = (encoding = "identity") =>
+        request(cached).get(path).set(header, credential).set("Accept-Encoding", encoding);
+      expect((await get()).body.data).toEqual(widgets(-1));
+      const renderings = async (kind: string) =>
+        (await metricsRegistry.getSingleMetric("edge_answer_renderings_total")!.get()).values.find(
+          (value) => value.labels.kind === kind,
+        )?.value ?? 0;
+      const sharedBefore = await renderings("shared");
+
+      source.current = { items: widgets(5).map(item), nextCursor: null, tag: "tag-2" };
+      version = "2";
+      const renewed = await get();
+      expect(await renderings("shared")).toBe(sharedBefore + 1);
+      expect(renewed.body.data).toEqual(widgets(5));
+      const bytes = Buffer.from(renewed.text);
+      expect(Number(renewed.headers["content-length"])).toBe(bytes.length);
+      expect(renewed.headers.etag).toBe(`"${contentTag(bytes)}"`);
+      const gzip = await get("gzip");
+      expect(gzip.headers["content-encoding"]).toBe("gzip");
+      expect(gzip.text).toBe(renewed.text);
+      expect(gzip.headers.etag).toBe(`"${contentTag(bytes)}-gzip"`);
+      const head = await request(cached).head(path).set(header, credential).set("Accept-Encoding", "identity");
+      expect(head.status).toBe(200);
+      expect(head.headers["content-length"]).toBe(String(bytes.length));
+      const revalidated = await get().set("If-None-Match", renewed.headers.etag!);
+      expect(revalidated.status).toBe(304);
     },
   );
 

@@ -1,7 +1,10 @@
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
-import { heldBytes, keptBytes } from "@odds/platform";
+import { type BrotliOptions, brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
+import { keptBytes } from "@odds/platform";
 import { contentTag } from "./content-tag";
+import type { Rendering } from "./rendering";
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -30,14 +33,23 @@ const ENCODING_ROOM = 0.125;
  */
 export const ANSWER_OVERHEAD_BYTES = 2048;
 
+/** Each Buffer object of an answer in parts (a part, or an item kept for the next rendering to share). */
+export const PART_OVERHEAD_BYTES = 128;
+
 /**
- * One rendered answer, as the cache keeps it: the envelope's bytes, its entity count (objects in
- * `data`, what rate limits and usage count) and a strong ETag per representation. The gzip and
- * brotli encodings are made once, on the first request that accepts them, and kept beside it.
+ * One rendered answer, as the cache keeps it: the envelope's bytes (one Buffer, or parts shared with the rendering it
+ * renewed: see `Rendering`), its entity count (objects in `data`, what rate limits and usage count) and a strong ETag
+ * per representation. The gzip and brotli encodings are made once, on the first request that accepts them, and kept
+ * beside it.
  */
 export class Answer {
   readonly etag: string;
-  readonly body: Buffer;
+  /** The identity representation: these bytes in order. */
+  readonly parts: readonly Buffer[];
+  /** The page's items, for the rendering that renews this one to share (see `frameShared`). */
+  readonly items: readonly Buffer[];
+  /** Bytes of the identity representation. */
+  readonly length: number;
   // Plain objects rather than Maps: a kept answer's objects count against the cache's bound (ANSWER_OVERHEAD_BYTES).
   private readonly encoded: { [encoding in Compression]?: Promise<Buffer> } = {};
   private readonly made: { [encoding in Compression]?: Buffer } = {};
@@ -45,13 +57,16 @@ export class Answer {
   private encodedListener?: () => void;
 
   constructor(
-    body: Buffer,
+    body: Buffer | Rendering,
     readonly entities: number,
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    this.body = keptBytes(body);
-    this.etag = contentTag(this.body);
+    const rendering = Buffer.isBuffer(body) ? { parts: [keptBytes(body)], items: [] } : body;
+    this.parts = rendering.parts;
+    this.items = rendering.items;
+    this.length = this.parts.reduce((sum, part) => sum + part.length, 0);
+    this.etag = contentTag(this.parts);
   }
 
   /** The strong validator of one representation (each encoding is its own representation). */
@@ -60,16 +75,24 @@ export class Answer {
   }
 
   /**
-   * Bytes this answer keeps in memory, for the cache's size bound: the memory its body and its made encodings hold
-   * (a view holds all of the block it views), room for the encodings not made yet, and its objects.
+   * Bytes this answer keeps in memory, for the cache's size bound: the memory its parts and its made encodings hold
+   * (a view holds all of the block it views, counted once however many of its parts view it: a rendering that
+   * shares the items of an older one holds that one's block), room for the encodings not made yet, and its objects.
    */
   get size(): number {
-    let bytes = ANSWER_OVERHEAD_BYTES + heldBytes(this.body);
-    if (!this.compressible()) return bytes;
-    for (const encoding of COMPRESSIONS) {
-      const made = this.made[encoding];
-      bytes += made ? heldBytes(made) : Math.ceil(this.body.length * ENCODING_ROOM);
+    const blocks = new Set<ArrayBufferLike>(this.parts.map((part) => part.buffer));
+    let bytes = ANSWER_OVERHEAD_BYTES;
+    if (this.parts.length > 1 || this.items.length > 0) {
+      bytes += (this.parts.length + this.items.length) * PART_OVERHEAD_BYTES;
     }
+    if (this.compressible()) {
+      for (const encoding of COMPRESSIONS) {
+        const made = this.made[encoding];
+        if (made) blocks.add(made.buffer);
+        else bytes += Math.ceil(this.length * ENCODING_ROOM);
+      }
+    }
+    for (const block of blocks) bytes += block.byteLength;
     return bytes;
   }
 
@@ -79,24 +102,14 @@ export class Answer {
   }
 
   compressible(): boolean {
-    return this.body.length >= COMPRESS_THRESHOLD_BYTES;
+    return this.length >= COMPRESS_THRESHOLD_BYTES;
   }
 
-  bytes(encoding: Encoding): Promise<Buffer> {
-    if (encoding === "identity") return Promise.resolve(this.body);
+  /** The bytes of a compressed representation, made on the first call. */
+  bytes(encoding: Compression): Promise<Buffer> {
     let pending = this.encoded[encoding];
     if (!pending) {
-      // zlib runs on the thread pool, so a large first compression never blocks the event loop.
-      pending = (
-        encoding === "gzip"
-          ? gzipAsync(this.body, { level: 6 })
-          : brotliAsync(this.body, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: 5,
-                [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
-              },
-            })
-      ).then((bytes) => {
+      pending = compress(this.parts, this.length, encoding).then((bytes) => {
         const own = keptBytes(bytes);
         this.made[encoding] = own;
         this.encodedListener?.();
@@ -107,6 +120,23 @@ export class Answer {
     }
     return pending;
   }
+}
+
+const BROTLI_QUALITY = 5;
+
+/**
+ * zlib runs on the thread pool, so a large first compression never blocks the event loop. Parts are streamed through
+ * it, not joined first: a copy of a page of megabytes is what sharing its parts saves.
+ */
+function compress(parts: readonly Buffer[], length: number, encoding: Compression): Promise<Buffer> {
+  const brotli: BrotliOptions = {
+    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: length },
+  };
+  if (parts.length === 1)
+    return encoding === "gzip" ? gzipAsync(parts[0]!, { level: 6 }) : brotliAsync(parts[0]!, brotli);
+  const stream = encoding === "gzip" ? createGzip({ level: 6 }) : createBrotliCompress(brotli);
+  Readable.from(parts, { objectMode: false }).pipe(stream);
+  return buffer(stream);
 }
 
 /**

@@ -33,6 +33,19 @@ describe("content tags (answers' ETags)", () => {
       expect(contentTag(page)).toBe(tag);
     });
 
+    test("bytes given in parts get the tag of the parts joined, wherever they are cut", () => {
+      const page = randomBytes(1 << 20);
+      const tag = contentTag(page);
+      for (const cuts of [[0], [1], [5_000, 5_001, 700_000], [page.length - 1, page.length]]) {
+        const parts = [0, ...cuts, page.length]
+          .slice(1)
+          .map((end, index, ends) => page.subarray(ends[index - 1] ?? 0, end));
+        expect(Buffer.concat(parts).equals(page)).toBe(true);
+        expect(contentTag(parts)).toBe(tag);
+      }
+      expect(contentTag([page.subarray(0, 10), page.subarray(11)])).not.toBe(tag);
+    });
+
     test("an answer's ETag per representation is quoted, and each encoding has its own", () => {
       const answer = new Answer(Buffer.from('{"data":[]}'), 0);
       expect(answer.etagOf("identity")).toBe(`"${contentTag(Buffer.from('{"data":[]}'))}"`);

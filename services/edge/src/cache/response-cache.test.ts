@@ -45,13 +45,13 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
     const { state, load } = loader(20);
     const answers = await Promise.all([
-      cache.answer("k", "1", load),
-      cache.answer("k", "1", load),
-      cache.answer("k", "1", load),
+      cache.answer("k", () => "1", load),
+      cache.answer("k", () => "1", load),
+      cache.answer("k", () => "1", load),
     ]);
     expect(state.calls).toBe(1);
     expect(new Set(answers).size).toBe(1);
-    expect(await cache.answer("k", "1", load)).toBe(answers[0]);
+    expect(await cache.answer("k", () => "1", load)).toBe(answers[0]);
     expect(state.calls).toBe(1);
   });
 
@@ -59,13 +59,13 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 400 });
     const { state, load } = loader(300);
     const began = performance.now();
-    await cache.answer("k", "1", load);
+    await cache.answer("k", () => "1", load);
     // A write lands once the load has read: every answer served past the max age from the load's
     // start must see it. Counted from the load's end, the old answer would serve until about 700 ms.
     state.current = "after";
     await sleep(Math.max(0, began + 450 - performance.now()));
-    const served = await cache.answer("k", "1", load);
-    expect(JSON.parse(served.body.toString()).data).toEqual(["after"]);
+    const served = await cache.answer("k", () => "1", load);
+    expect(JSON.parse(Buffer.concat(served.parts).toString()).data).toEqual(["after"]);
     expect(state.calls).toBe(2);
   });
 
@@ -73,12 +73,12 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, refreshAheadMs: 60_000 });
     const { first, handed, unchanged } = unchangedSource();
     const before = await loadsBy("unchanged");
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     // Every hit is within the refresh-ahead window: it is served the kept answer and renews it.
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     await sleep(10);
     expect(handed).toEqual([undefined, first]);
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     expect(await loadsBy("unchanged")).toBeGreaterThan(before);
   });
 
@@ -92,21 +92,21 @@ describe("ResponseCache", () => {
       made.push(answerOf(`load ${made.length + 1}`));
       return made.at(-1)!;
     };
-    expect(await cache.answer("k", "1", slow)).toBe(made[0]);
+    expect(await cache.answer("k", () => "1", slow)).toBe(made[0]);
     // Past its max age as it arrived: the next request waits for a load, which is handed it to renew.
-    expect(await cache.answer("k", "1", slow)).toBe(made[1]);
+    expect(await cache.answer("k", () => "1", slow)).toBe(made[1]);
     expect(handed).toEqual([undefined, made[0]]);
   });
 
   test("an answer past its max age is renewed, not sent again, when its source says it is unchanged", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
     const { first, handed, unchanged } = unchangedSource();
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     await sleep(80);
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     expect(handed).toEqual([undefined, first]);
     // Renewed: its age restarted, so a request within the max age is served it without a load.
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     expect(handed).toHaveLength(2);
   });
 
@@ -114,38 +114,88 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
     const { first, handed, unchanged } = unchangedSource();
     const before = await loadsBy("unchanged");
-    expect(await cache.answer("k", "1", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "1", unchanged)).toBe(first);
     // Version 2 left the page as it was: its source says so, and the kept answer is served under version 2.
-    expect(await cache.answer("k", "2", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "2", unchanged)).toBe(first);
     expect(handed).toEqual([undefined, first]);
     expect(await loadsBy("unchanged")).toBe(before + 1);
-    expect(await cache.answer("k", "2", unchanged)).toBe(first);
+    expect(await cache.answer("k", () => "2", unchanged)).toBe(first);
     expect(handed).toHaveLength(2);
     // Version 3 changed it: the new page is served, and version 2's answer never again.
     const changed = answerOf("b");
-    expect(await cache.answer("k", "3", async () => changed)).toBe(changed);
-    expect(await cache.answer("k", "3", unchanged)).toBe(changed);
+    expect(
+      await cache.answer(
+        "k",
+        () => "3",
+        async () => changed,
+      ),
+    ).toBe(changed);
+    expect(await cache.answer("k", () => "3", unchanged)).toBe(changed);
     expect(handed).toHaveLength(2);
   });
 
-  test("loads of one key under two versions are not shared, and an older one ending last does not replace the newer", async () => {
+  test("a key has one load at a time: a request under another version waits for it, then renews what it made", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
     const older = answerOf("version 1");
     const newer = answerOf("version 2");
-    const slowOlder = cache.answer("k", "1", async () => {
-      await sleep(60);
-      return older;
-    });
+    const handed: (Answer | undefined)[] = [];
+    let version = "1";
+    let inFlight = 0;
+    const loadOf = (answer: Answer, ms: number) => async (held: Answer | undefined) => {
+      handed.push(held);
+      inFlight++;
+      expect(inFlight).toBe(1);
+      await sleep(ms);
+      inFlight--;
+      return answer;
+    };
+    const slowOlder = cache.answer("k", () => version, loadOf(older, 60));
     await sleep(5);
-    expect(await cache.answer("k", "2", async () => newer)).toBe(newer);
-    // The older load answers the requests that asked under its version...
+    // Versions 2 and 3 arrive while version 1's page is loading: nothing is loaded beside it, and neither
+    // request is served version 1's page. Both are answered by one renewal, under the version current
+    // once version 1's load ended, handed version 1's answer to name.
+    version = "2";
+    const second = cache.answer("k", () => version, loadOf(newer, 10));
+    version = "3";
+    const third = cache.answer("k", () => version, loadOf(newer, 10));
     expect(await slowOlder).toBe(older);
-    // ...and the newer answer stays kept: served under version 2 without a load.
+    expect(await second).toBe(newer);
+    expect(await third).toBe(newer);
+    expect(handed).toEqual([undefined, older]);
+    // Kept under version 3: served without a load.
     expect(
-      await cache.answer("k", "2", async () => {
-        throw new Error("loaded again");
-      }),
+      await cache.answer(
+        "k",
+        () => "3",
+        async () => {
+          throw new Error("loaded again");
+        },
+      ),
     ).toBe(newer);
+  });
+
+  test("a request waiting on another version's load that fails loads for itself", async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    const failing = cache.answer(
+      "k",
+      () => "1",
+      async () => {
+        await sleep(30);
+        throw new Error("events unavailable");
+      },
+    );
+    await sleep(5);
+    const after = answerOf("version 2");
+    const waiting = cache.answer(
+      "k",
+      () => "2",
+      async (held) => {
+        expect(held).toBeUndefined();
+        return after;
+      },
+    );
+    await expect(failing).rejects.toThrow("events unavailable");
+    expect(await waiting).toBe(after);
   });
 
   test("counts each kept answer as it holds, encodings made later included, and evicts to stay within its bound", async () => {
@@ -158,17 +208,27 @@ describe("ResponseCache", () => {
     const made = Array.from({ length: 40 }, (_, i) => new Answer(pageOf(i), 60));
     const one = made[0]!.size + key(0).length;
     const cache = new ResponseCache({ maxBytes: 20 * one, maxAgeMs: 60_000 });
-    for (const [i, answer] of made.entries()) await cache.answer(key(i), "1", async () => answer);
+    for (const [i, answer] of made.entries())
+      await cache.answer(
+        key(i),
+        () => "1",
+        async () => answer,
+      );
     // As counted before any encoding: the last 20 kept, each its held body, encodings' room, objects and key.
     expect(cache.size).toBe(20);
     expect(cache.keptBytes).toBe(20 * one);
-    const kept = async (i: number) => (await cache.answer(key(i), "1", async () => answerOf("reloaded"))) === made[i];
+    const kept = async (i: number) =>
+      (await cache.answer(
+        key(i),
+        () => "1",
+        async () => answerOf("reloaded"),
+      )) === made[i];
     // Their encodings made, the answers hold more than they were counted for: the cache counts them again.
     for (const answer of made.slice(20)) {
       await answer.bytes("gzip");
       await answer.bytes("br");
     }
-    expect(made[39]!.size).toBeGreaterThan(made[39]!.body.length * 1.25 + ANSWER_OVERHEAD_BYTES);
+    expect(made[39]!.size).toBeGreaterThan(made[39]!.length * 1.25 + ANSWER_OVERHEAD_BYTES);
     expect(cache.size).toBeLessThan(20);
     expect(cache.keptBytes).toBeLessThanOrEqual(20 * one);
     expect(cache.keptBytes).toBeGreaterThan(cache.size * one);
@@ -179,12 +239,20 @@ describe("ResponseCache", () => {
 
   test("an answer past its max age whose load fails is not served", async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 50 });
-    await cache.answer("k", "1", async () => answerOf("a"));
+    await cache.answer(
+      "k",
+      () => "1",
+      async () => answerOf("a"),
+    );
     await sleep(80);
     await expect(
-      cache.answer("k", "1", async () => {
-        throw new Error("events unavailable");
-      }),
+      cache.answer(
+        "k",
+        () => "1",
+        async () => {
+          throw new Error("events unavailable");
+        },
+      ),
     ).rejects.toThrow("events unavailable");
   });
 });

@@ -49,11 +49,16 @@ function renderScope(caller: common.Caller): string {
   }) as string;
 }
 
-/** A kept answer, the data version it was loaded under, and when its load began (`performance.now()`). */
+/** A kept answer and the data version it was loaded under. */
 interface Kept {
   answer: Answer;
   version: string;
-  startedAt: number;
+}
+
+/** The load of a key in flight, and the data version it loads under. */
+interface Flight {
+  version: string;
+  pending: Promise<Answer>;
 }
 
 /**
@@ -63,13 +68,15 @@ interface Kept {
  * confirmed by its source rather than made and sent again (a cycle is written in dozens of calls,
  * each a new version, and most of them leave a given page as it was). `maxAgeMs` bounds what a
  * version cannot see (time-relative filters, a history write landing after the events write).
- * Concurrent misses of one key and version share one load, so a popular query costs one downstream call.
+ * A key has one load in flight at a time: concurrent misses of one version share it, and a request
+ * under another version waits for it and then renews what it made, so a popular query costs one
+ * downstream call, and a page of megabytes is never made several times over while versions change.
  */
 export class ResponseCache {
   /** Each answer in an entry of its own: setting a new entry is how the cache counts an answer whose size changed. */
   private readonly answers: LRUCache<string, Kept>;
-  /** Loads in flight, per key and version. */
-  private readonly loading = new Map<string, Promise<Answer>>();
+  /** The load in flight per key. */
+  private readonly loading = new Map<string, Flight>();
   private readonly refreshAheadMs: number;
 
   constructor(options: ResponseCacheOptions) {
@@ -93,34 +100,47 @@ export class ResponseCache {
   }
 
   /**
-   * The answer of `key` kept under data `version`, or a load's. `load` is handed the answer it renews
-   * (the one served, one past its max age, or one of an older version; undefined when the key has
-   * none) and may return that very answer when its source says the content is unchanged.
+   * The answer of `key` kept under the current data `version`, or a load's. `load` is handed the answer
+   * it renews (the one served, one past its max age, or one of an older version; undefined when the key
+   * has none) and may return that very answer when its source says the content is unchanged.
    */
-  async answer(key: string, version: string, load: (held: Answer | undefined) => Promise<Answer>): Promise<Answer> {
-    const kept = this.answers.get(key);
-    if (kept && kept.version === version) {
-      if (this.refreshAheadMs > 0 && this.answers.getRemainingTTL(key) < this.refreshAheadMs) {
-        // A failed refresh is not cached: the kept answer serves until it expires, then a miss reloads.
-        this.load(key, version, load, kept.answer).catch(() => undefined);
+  async answer(
+    key: string,
+    version: () => string,
+    load: (held: Answer | undefined) => Promise<Answer>,
+  ): Promise<Answer> {
+    for (;;) {
+      const current = version();
+      const kept = this.answers.get(key);
+      const flight = this.loading.get(key);
+      if (kept && kept.version === current) {
+        if (!flight && this.refreshAheadMs > 0 && this.answers.getRemainingTTL(key) < this.refreshAheadMs) {
+          // A failed refresh is not cached: the kept answer serves until it expires, then a miss reloads.
+          this.load(key, current, load, kept.answer).catch(() => undefined);
+        }
+        return kept.answer;
       }
-      return kept.answer;
+      if (flight?.version === current) return flight.pending;
+      if (!flight) {
+        // A request past the max age, or under another version than the kept answer's, waits for the load,
+        // as a miss does; a multi-megabyte page the source says is unchanged (a busy machine's slow renewal,
+        // a version that changed other events) is then confirmed, not sent again.
+        return this.load(key, current, load, (kept ?? this.answers.peek(key, { allowStale: true }))?.answer);
+      }
+      // A load under another version is in flight: its answer must not serve this request, and a second
+      // load beside it would make the page again from nothing. Wait for it, then renew what it made (its
+      // failure is its own requests' to report), under the version current by then.
+      await flight.pending.catch(() => undefined);
     }
-    // A request past the max age, or under another version than the kept answer's, waits for the load,
-    // as a miss does; a multi-megabyte page the source says is unchanged (a busy machine's slow renewal,
-    // a version that changed other events) is then confirmed, not sent again.
-    return this.load(key, version, load, (kept ?? this.answers.peek(key, { allowStale: true }))?.answer);
   }
 
   /**
-   * One load of a key and version at a time. A reload that returns the answer it renews (its source
-   * said unchanged) or renders the same bytes keeps that answer (and the encodings already made of
-   * it), with its age restarted and its version the load's. The age counts from the load's start,
-   * not its end: the data it read may be as old as that, and a slow load (a loaded machine, a store
-   * stalling) must not stretch how long a superseded answer is served. A load slower than the max
-   * age serves its own request and is kept past its max age: never served again, only named by the
-   * next load. A load that began before the kept answer's (an older version's, ending late) answers
-   * its own requests and leaves the kept answer be.
+   * The one load of a key. A reload that returns the answer it renews (its source said unchanged) or
+   * renders the same bytes keeps that answer (and the encodings already made of it), with its age
+   * restarted and its version the load's. The age counts from the load's start, not its end: the data
+   * it read may be as old as that, and a slow load (a loaded machine, a store stalling) must not
+   * stretch how long a superseded answer is served. A load slower than the max age serves its own
+   * request and is kept past its max age: never served again, only named by the next load.
    */
   private load(
     key: string,
@@ -128,23 +148,18 @@ export class ResponseCache {
     load: (held: Answer | undefined) => Promise<Answer>,
     renewing: Answer | undefined,
   ): Promise<Answer> {
-    const flight = `${version}\n${key}`;
-    const inFlight = this.loading.get(flight);
-    if (inFlight) return inFlight;
     const startedAt = performance.now();
     const pending = load(renewing)
       .then((made) => {
         const kept = renewing && renewing.etag === made.etag ? renewing : made;
         edgeMetrics.answerLoads.inc({ outcome: loadOutcome(renewing, made) });
-        const held = this.answers.peek(key, { allowStale: true });
-        if (held && held.startedAt > startedAt) return kept;
-        this.answers.set(key, { answer: kept, version, startedAt }, { start: startedAt });
+        this.answers.set(key, { answer: kept, version }, { start: startedAt });
         edgeMetrics.answerCacheBytes.set(this.keptBytes);
         kept.onEncoded(() => this.recount(key, kept));
         return kept;
       })
-      .finally(() => this.loading.delete(flight));
-    this.loading.set(flight, pending);
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, { version, pending });
     return pending;
   }
 

@@ -18,9 +18,14 @@ export function writePage(ctx: Context, page: RoutePage): void {
 
 /** The envelope's bytes for a page (framed where a large page was received: see `frameItems`). */
 export function renderPage(page: RoutePage): Buffer {
+  return frameItems(page.items, ...pageEnvelope(page));
+}
+
+/** What a page's envelope writes before its items and after them. */
+export function pageEnvelope(page: RoutePage): [head: Buffer, tail: Buffer] {
   const tail: Record<string, unknown> = { nextCursor: page.nextCursor };
   if (page.notice) tail.notice = page.notice;
-  return frameItems(page.items, OPEN, Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
+  return [OPEN, Buffer.from(`],${JSON.stringify(tail).slice(1)}`)];
 }
 
 /** A single object route (health) uses the same envelope with its object as data. */

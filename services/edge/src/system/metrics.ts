@@ -33,6 +33,12 @@ export const edgeMetrics = {
     labelNames: ["outcome"] as const,
     registers: [metricsRegistry],
   }),
+  answerRenderings: new Counter({
+    name: "edge_answer_renderings_total",
+    help: "Answers rendered: whole (one block), or shared (in parts, holding the unchanged items of the answer they renew once)",
+    labelNames: ["kind"] as const,
+    registers: [metricsRegistry],
+  }),
   answerCacheBytes: new Gauge({
     name: "edge_answer_cache_bytes",
     help: "Memory the answer cache counts for its kept answers (bodies, encodings, objects, keys), against ANSWER_CACHE_MAX_BYTES",

@@ -1,4 +1,3 @@
-import { frameItems } from "@odds/platform";
 import type { V1Page } from "./route";
 
 /** The v1 links of a page: the request itself and the next page (its cursor bound to this query), or null. */
@@ -20,16 +19,15 @@ export function linksOf(path: string, query: URLSearchParams, nextCursor: string
 }
 
 /**
- * `{data, meta, links}`. Items are v1 objects the services already rendered as JSON: they are
- * spliced in as bytes. `meta.cost.objects` is what the response is charged against the key.
+ * What `{data, meta, links}` writes before a page's items and after them. Items are v1 objects the services already
+ * rendered as JSON: they are spliced in as bytes. `meta.cost.objects` is what the response is charged against the key.
  */
-export function renderV1Body(page: V1Page, links: V1Links, data: "list" | "object"): Buffer {
+export function v1Envelope(page: V1Page, links: V1Links, data: "list" | "object"): [head: Buffer, tail: Buffer] {
   const meta = { count: page.items.length, cost: { objects: page.objects } };
-  return frameItems(
-    page.items,
+  return [
     data === "list" ? V1_LIST_OPEN : V1_OBJECT_OPEN,
     Buffer.from(`${data === "list" ? "]" : ""},"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`),
-  );
+  ];
 }
 
 const V1_LIST_OPEN = Buffer.from('{"data":[');

@@ -8,6 +8,7 @@ import type { HistoryGateway } from "../gateways/history";
 import { mountHistoryFileDownload } from "./routes/history-files";
 import type { UsageRecorder } from "../access/usage-recorder";
 import { Answer, renewedAnswer } from "../cache/answer";
+import { frameShared } from "../cache/rendering";
 import { ResponseCache } from "../cache/response-cache";
 import { authenticate, rateLimit, type KeyedState } from "../http/admission";
 import { sendAnswer } from "../http/cached-answer";
@@ -16,7 +17,7 @@ import { isPaged, PagedRequest } from "../http/paging";
 import { parseQuery } from "../http/query";
 import { mountReference } from "../openapi/docs";
 import type { RateLimiter } from "../ratelimit/rate-limiter";
-import { linksOf, renderV1Body } from "./envelope";
+import { linksOf, v1Envelope } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
 import type { V1Route } from "./route";
 import { mountStreamPage } from "./stream/page";
@@ -77,14 +78,15 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
           return renewedAnswer(page, held, route.path, () => {
             if (route.data === "object" && page.items.length === 0) throw notFound();
             const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
-            return new Answer(renderV1Body(page, linksOf(ctx.path, query, next), route.data), page.objects, page.tag);
+            const [head, tail] = v1Envelope(page, linksOf(ctx.path, query, next), route.data);
+            return new Answer(frameShared(page.items, head, tail, held?.items), page.objects, page.tag);
           });
         };
         const answers = options.answers;
         const answer = answers
           ? await answers.cache.answer(
               ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query}`, grant.caller),
-              answers.version(),
+              answers.version,
               load,
             )
           : await load();

@@ -1,14 +1,15 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { decodeJsonPage, encodeJsonPage } from "@odds/platform";
+import { decodeJsonPage, encodeJsonPage, frameItems } from "@odds/platform";
 import { catalogue, common, history, v1 } from "@odds/proto";
 import { rejection } from "../../test/rejection";
 import { expectRenewals, GRANT, startPageService, type PageService } from "../../test/renewals";
 import { bearerApiKey } from "../access/api-key";
 import type { DownstreamClients } from "../gateways/clients";
 import { parseQuery } from "../http/query";
-import { linksOf, renderV1Body } from "./envelope";
+import { linksOf, v1Envelope, type V1Links } from "./envelope";
 import { buildV1OpenApiDocument } from "./openapi";
 import { problemType } from "./problem";
+import type { V1Page } from "./route";
 import { v1Routes } from "./routes";
 import {
   isHeavyV1Page,
@@ -25,6 +26,11 @@ import { plan } from "../../test/fixtures";
 import { readBounds } from "../routes";
 
 const eventID = v1.v1Id("event", "AFL_2026-11-21_A_vs_B");
+
+/** A page in v1's envelope, framed as the router frames a page it does not share with an older rendering. */
+function renderV1Body(page: V1Page, links: V1Links, data: "list" | "object"): Buffer {
+  return frameItems(page.items, ...v1Envelope(page, links, data));
+}
 
 describe("v1 keys: Authorization: Bearer only", () => {
   const none = new URLSearchParams();

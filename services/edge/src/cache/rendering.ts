@@ -1,0 +1,101 @@
+import { frameItems, keptBytes } from "@odds/platform";
+import { edgeMetrics } from "../system/metrics";
+
+/**
+ * An answer's bytes, as the cache keeps them: one Buffer, or, for a large page renewed while most of its items stayed
+ * as they were, parts that share those items' memory with the rendering it renews. A client still reading an older
+ * rendering holds it until the last byte is sent, so on a hot page of megabytes that changes while a cycle is written,
+ * renderings that each held a whole page of their own were what the edge's peak was made of (README "Renderings that
+ * share their unchanged items").
+ */
+export interface Rendering {
+  /** The answer is these bytes in order. */
+  readonly parts: readonly Buffer[];
+  /** The page's items as views of `parts`' memory, for the next rendering to share: none where a page is not shared. */
+  readonly items: readonly Buffer[];
+}
+
+/** Pages with fewer bytes of items are framed whole: sharing them saves little and a copy of them is cheap. */
+export const SHARED_PAGE_MIN_BYTES = 64 * 1024;
+
+/**
+ * Items smaller than this on average are not shared: a page of thousands of history ticks would be sent in thousands
+ * of parts, each a Buffer object to keep. The pages worth sharing are pages of whole events (7-400 KB each).
+ */
+export const SHARED_ITEM_MIN_MEAN_BYTES = 4 * 1024;
+
+/**
+ * A renewal shares its items only when the rendering it renews holds at least this share of their bytes. A shared
+ * rendering keeps alive the whole block those items view (the older page, framed where it arrived) plus copies of the
+ * items that changed, so at three quarters it holds at most a quarter more than the page: about what a whole page
+ * holds until its encodings are made. At a half it held up to half as much again, and a hot 38 MB page, counted so,
+ * passed the answer cache's 64 MB bound, was not kept, and was made whole again at the next request.
+ */
+export const SHARED_MIN_FRACTION = 3 / 4;
+
+/** One comma between two shared items, in a block of its own so that it holds only itself. */
+const COMMA = keptBytes(Buffer.from(","));
+
+/**
+ * Frames `items` between `head` and `tail`. When `previous` (the items of the rendering this one renews) already holds
+ * most of the items' bytes (`SHARED_MIN_FRACTION`), byte for byte, the rendering is made of those items' bytes and copies of the
+ * others, so that the two renderings, alive together while clients read them, hold the unchanged items once. Otherwise
+ * the page is framed whole as `frameItems` frames it (in the message it arrived in, where it can) and becomes what the
+ * next renderings share. Either way the bytes, in order, are exactly the envelope around `items`.
+ */
+export function frameShared(
+  items: readonly Uint8Array[],
+  head: Uint8Array,
+  tail: Uint8Array,
+  previous: readonly Buffer[] = [],
+): Rendering {
+  const itemBytes = items.reduce((sum, item) => sum + item.length, 0);
+  if (itemBytes < SHARED_PAGE_MIN_BYTES || itemBytes < items.length * SHARED_ITEM_MIN_MEAN_BYTES) {
+    edgeMetrics.answerRenderings.inc({ kind: "whole" });
+    return { parts: [keptBytes(frameItems(items, head, tail))], items: [] };
+  }
+  const twins = twinsIn(previous, items);
+  const sharedBytes = twins.reduce((sum, twin) => sum + (twin?.length ?? 0), 0);
+  if (sharedBytes >= itemBytes * SHARED_MIN_FRACTION) {
+    const kept = items.map((item, index) => twins[index] ?? keptBytes(Buffer.from(item)));
+    const parts: Buffer[] = [keptBytes(Buffer.from(head))];
+    kept.forEach((item, index) => {
+      if (index > 0) parts.push(COMMA);
+      parts.push(item);
+    });
+    parts.push(keptBytes(Buffer.from(tail)));
+    edgeMetrics.answerRenderings.inc({ kind: "shared" });
+    return { parts, items: kept };
+  }
+  const body = keptBytes(frameItems(items, head, tail));
+  edgeMetrics.answerRenderings.inc({ kind: "whole" });
+  return { parts: [body], items: viewsOfItems(body, head.length, items) };
+}
+
+/** For each item, an item of `previous` with the same bytes, if any: first at the same place, else of the same length. */
+function twinsIn(previous: readonly Buffer[], items: readonly Uint8Array[]): (Buffer | undefined)[] {
+  let byLength: Map<number, Buffer[]> | undefined;
+  return items.map((item, index) => {
+    const same = previous[index];
+    if (same && same.equals(item)) return same;
+    if (!byLength) {
+      byLength = new Map();
+      for (const candidate of previous) {
+        const sized = byLength.get(candidate.length);
+        if (sized) sized.push(candidate);
+        else byLength.set(candidate.length, [candidate]);
+      }
+    }
+    return byLength.get(item.length)?.find((candidate) => candidate.equals(item));
+  });
+}
+
+/** The items as views of the body they were framed into: after `head`, one comma between each. */
+function viewsOfItems(body: Buffer, headLength: number, items: readonly Uint8Array[]): Buffer[] {
+  let at = headLength;
+  return items.map((item) => {
+    const view = body.subarray(at, at + item.length);
+    at += item.length + 1;
+    return view;
+  });
+}
