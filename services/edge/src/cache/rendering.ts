@@ -28,8 +28,8 @@ export const SHARED_ITEM_MIN_MEAN_BYTES = 4 * 1024;
  * A renewal shares its items only when the rendering it renews holds at least this share of their bytes. A shared
  * rendering keeps alive the whole block those items view (the older page, framed where it arrived) plus copies of the
  * items that changed, so at three quarters it holds at most a quarter more than the page: about what a whole page
- * holds until its encodings are made. At a half it held up to half as much again, and a hot 38 MB page, counted so,
- * passed the answer cache's 64 MB bound, was not kept, and was made whole again at the next request.
+ * holds until its encodings are made. At a half it would hold up to half as much again: a hot 38 MB page would count
+ * up to 67 MB with the room for its encodings, past the answer cache's default 64 MB bound, and not be kept.
  */
 export const SHARED_MIN_FRACTION = 3 / 4;
 
@@ -38,10 +38,10 @@ const COMMA = keptBytes(Buffer.from(","));
 
 /**
  * Frames `items` between `head` and `tail`. When `previous` (the items of the rendering this one renews) already holds
- * most of the items' bytes (`SHARED_MIN_FRACTION`), byte for byte, the rendering is made of those items' bytes and copies of the
- * others, so that the two renderings, alive together while clients read them, hold the unchanged items once. Otherwise
- * the page is framed whole as `frameItems` frames it (in the message it arrived in, where it can) and becomes what the
- * next renderings share. Either way the bytes, in order, are exactly the envelope around `items`.
+ * most of the items' bytes (`SHARED_MIN_FRACTION`), byte for byte, the rendering is made of those items' bytes and
+ * copies of the others, so that the two renderings, alive together while clients read them, hold the unchanged items
+ * once. Otherwise the page is framed whole as `frameItems` frames it (in the message it arrived in, where it can) and
+ * becomes what the next renderings share. Either way the bytes, in order, are exactly the envelope around `items`.
  */
 export function frameShared(
   items: readonly Uint8Array[],
@@ -72,7 +72,7 @@ export function frameShared(
   return { parts: [body], items: viewsOfItems(body, head.length, items) };
 }
 
-/** For each item, an item of `previous` with the same bytes, if any: first at the same place, else of the same length. */
+/** For each item, an item of `previous` with the same bytes, if any: first at the same place, else of its length. */
 function twinsIn(previous: readonly Buffer[], items: readonly Uint8Array[]): (Buffer | undefined)[] {
   let byLength: Map<number, Buffer[]> | undefined;
   return items.map((item, index) => {
