@@ -1,4 +1,4 @@
-import { frameItems, keptBytes } from "@odds/platform";
+import { envelopeParts, frameItems, keptBytes } from "@odds/platform";
 import { edgeMetrics } from "../system/metrics";
 
 /**
@@ -33,9 +33,6 @@ export const SHARED_ITEM_MIN_MEAN_BYTES = 4 * 1024;
  */
 export const SHARED_MIN_FRACTION = 3 / 4;
 
-/** One comma between two shared items, in a block of its own so that it holds only itself. */
-const COMMA = keptBytes(Buffer.from(","));
-
 /**
  * Frames `items` between `head` and `tail`. When `previous` (the items of the rendering this one renews) already holds
  * most of the items' bytes (`SHARED_MIN_FRACTION`), byte for byte, the rendering is made of those items' bytes and
@@ -58,12 +55,7 @@ export function frameShared(
   const sharedBytes = twins.reduce((sum, twin) => sum + (twin?.length ?? 0), 0);
   if (sharedBytes >= itemBytes * SHARED_MIN_FRACTION) {
     const kept = items.map((item, index) => twins[index] ?? keptBytes(Buffer.from(item)));
-    const parts: Buffer[] = [keptBytes(Buffer.from(head))];
-    kept.forEach((item, index) => {
-      if (index > 0) parts.push(COMMA);
-      parts.push(item);
-    });
-    parts.push(keptBytes(Buffer.from(tail)));
+    const parts = envelopeParts(kept, keptBytes(Buffer.from(head)), keptBytes(Buffer.from(tail)));
     edgeMetrics.answerRenderings.inc({ kind: "shared" });
     return { parts, items: kept };
   }

@@ -192,16 +192,29 @@ export function frameItems(items: readonly Uint8Array[], head: Uint8Array, tail:
     framed.set(tail, framed.length - tail.length);
     return framed;
   }
-  const parts: Uint8Array[] = [head];
+  return Buffer.concat(envelopeParts(items, head, tail));
+}
+
+/**
+ * The envelope around `items` as the Buffers it is made of, in order: `head`, the items with a comma between each, and
+ * `tail`. `frameItems` copies them into one Buffer; a caller may keep or send them as they are.
+ */
+export function envelopeParts<Part extends Uint8Array>(
+  items: readonly Part[],
+  head: Part,
+  tail: Part,
+): (Part | Buffer)[] {
+  const parts: (Part | Buffer)[] = [head];
   items.forEach((item, index) => {
     if (index > 0) parts.push(COMMA_BYTES);
     parts.push(item);
   });
   parts.push(tail);
-  return Buffer.concat(parts);
+  return parts;
 }
 
-const COMMA_BYTES = Buffer.from([COMMA]);
+/** In a block of its own (`Buffer.alloc` never cuts from the shared pool), so that a part kept holds only itself. */
+const COMMA_BYTES = Buffer.alloc(1, COMMA);
 
 /** `items` are exactly the joined items (not a selection or a reordering of them). */
 function isJoined(items: readonly Uint8Array[], joined: JoinedItems): boolean {
