@@ -1,13 +1,9 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { promisify } from "node:util";
-import { type BrotliOptions, brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
+import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import { keptBytes } from "@odds/platform";
 import { contentTag } from "./content-tag";
 import type { Rendering } from "./rendering";
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
 
 export type Encoding = "br" | "gzip" | "identity";
 
@@ -131,15 +127,16 @@ const BROTLI_QUALITY = 5;
 
 /**
  * zlib runs on the thread pool, so a large first compression never blocks the event loop. Parts are streamed through
- * it, not joined first: a copy of a page of megabytes is what sharing its parts saves.
+ * it, not joined first: a copy of a page of megabytes is what sharing its parts saves. (`zlib.gzip` of one Buffer is
+ * the same stream fed that Buffer.)
  */
 function compress(parts: readonly Buffer[], length: number, encoding: Compression): Promise<Buffer> {
-  const brotli: BrotliOptions = {
-    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: length },
-  };
-  if (parts.length === 1)
-    return encoding === "gzip" ? gzipAsync(parts[0]!, { level: 6 }) : brotliAsync(parts[0]!, brotli);
-  const stream = encoding === "gzip" ? createGzip({ level: 6 }) : createBrotliCompress(brotli);
+  const stream =
+    encoding === "gzip"
+      ? createGzip({ level: 6 })
+      : createBrotliCompress({
+          params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: length },
+        });
   Readable.from(parts, { objectMode: false }).pipe(stream);
   return buffer(stream);
 }
