@@ -29,7 +29,7 @@ import { defineRoute, type RouteDefinition, type RoutePage } from "../src/http/r
 import { RateLimiter, type RedisClient } from "../src/ratelimit/rate-limiter";
 import { windowAt, type RateWindow } from "../src/ratelimit/windows";
 import { defineV1Route } from "../src/v1/route";
-import { capturingLogger, FakeFeed, FakeUsageService, grpcError, startDownstreams } from "./fixtures";
+import { capturingLogger, countedBy, FakeFeed, FakeUsageService, grpcError, startDownstreams } from "./fixtures";
 
 const captured = capturingLogger();
 const logger = captured.logger;
@@ -1130,16 +1130,13 @@ describe("cached answers", () => {
       const get = (encoding = "identity") =>
         request(cached).get(path).set(header, credential).set("Accept-Encoding", encoding);
       expect((await get()).body.data).toEqual(widgets(-1));
-      const renderings = async (kind: string) =>
-        (await metricsRegistry.getSingleMetric("edge_answer_renderings_total")!.get()).values.find(
-          (value) => value.labels.kind === kind,
-        )?.value ?? 0;
-      const sharedBefore = await renderings("shared");
+      const shared = () => countedBy("edge_answer_renderings_total", "kind", "shared");
+      const sharedBefore = await shared();
 
       source.current = { items: widgets(5).map(item), nextCursor: null, tag: "tag-2" };
       version = "2";
       const renewed = await get();
-      expect(await renderings("shared")).toBe(sharedBefore + 1);
+      expect(await shared()).toBe(sharedBefore + 1);
       expect(renewed.body.data).toEqual(widgets(5));
       const bytes = Buffer.from(renewed.text);
       expect(Number(renewed.headers["content-length"])).toBe(bytes.length);

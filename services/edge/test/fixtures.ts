@@ -15,12 +15,19 @@ import {
   unaryHandler,
   type GrpcServiceBinding,
   type Logger,
+  metricsRegistry,
   type RunningGrpcServer,
 } from "@odds/platform";
 import { events, usage } from "@odds/proto";
 import pino from "pino";
 import { createClient } from "redis";
 import type { RedisClient } from "../src/ratelimit/rate-limiter";
+
+/** One labelled series of a counter as the metrics registry holds it (0 before it is first counted). */
+export async function countedBy(metric: string, label: string, value: string): Promise<number> {
+  const found = await metricsRegistry.getSingleMetric(metric)?.get();
+  return found?.values.find((series) => series.labels[label] === value)?.value ?? 0;
+}
 
 /** An error exactly as a grpc-js client reports a failed call. */
 export function grpcError(code: status, details = ""): ServiceError {

@@ -1,15 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { metricsRegistry } from "@odds/platform";
+import { countedBy } from "../../test/fixtures";
 import { ANSWER_OVERHEAD_BYTES, Answer } from "./answer";
 import { loadContentTags } from "./content-tag";
 import { ResponseCache } from "./response-cache";
 
-/** edge_answer_loads_total of one outcome, as the metrics registry holds it. */
-async function loadsBy(outcome: string): Promise<number> {
-  const metric = await metricsRegistry.getSingleMetric("edge_answer_loads_total")?.get();
-  return metric?.values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
-}
+/** edge_answer_loads_total of one outcome. */
+const loadsBy = (outcome: string) => countedBy("edge_answer_loads_total", "outcome", outcome);
 
 function answerOf(text: string): Answer {
   return new Answer(Buffer.from(JSON.stringify({ data: [text] })), 1);
