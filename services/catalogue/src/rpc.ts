@@ -1,6 +1,6 @@
 import type { handleUnaryCall } from "@grpc/grpc-js";
 import { JSON_PAGE_METHODS, unaryHandler, withJsonPageWire, withRequestDecoder } from "@odds/platform";
-import { catalogue, planScope, type common, type v1 } from "@odds/proto";
+import { catalogue, common, planScope, type v1 } from "@odds/proto";
 import type { Logger } from "pino";
 import { normalizeEventState, type EventState } from "./domain/activity";
 import type { CatalogueCycle } from "./domain/catalogue";
@@ -112,7 +112,7 @@ export function catalogueRpc(
         if (isV1(req)) return jsonPage(v1Markets(reads, scope, query));
         const page = reads.markets(scope, query);
         // Markets are kept rendered: their bytes go out as they are.
-        return { items: page.items.map((market) => market.json), nextCursor: page.nextCursor, notice: "" };
+        return common.JsonPage.create({ items: page.items.map((market) => market.json), nextCursor: page.nextCursor });
       }),
     ),
     applyCatalogue: unaryHandler(logger, async (req: catalogue.ApplyCatalogueRequestEncoded) => {
@@ -136,7 +136,7 @@ function taggedPage(
   const { ifTag, caller, ...query } = request;
   const asked = { method, caller: caller ? { ...caller, keyId: "" } : null, query };
   const answer = reads.tagged(asked, ifTag, read);
-  if (answer.unchanged) return { items: [], nextCursor: "", notice: "", tag: answer.tag, unchanged: true };
+  if (answer.unchanged) return common.JsonPage.create({ tag: answer.tag, unchanged: true });
   return { ...answer.page, tag: answer.tag };
 }
 
@@ -146,11 +146,10 @@ function isV1(req: { view: string }): boolean {
 }
 
 function jsonPage(page: ReadPage<unknown>): common.JsonPage {
-  return {
+  return common.JsonPage.create({
     items: page.items.map((item) => Buffer.from(JSON.stringify(item), "utf8")),
     nextCursor: page.nextCursor,
-    notice: "",
-  };
+  });
 }
 
 export function toCycle(req: catalogue.ApplyCatalogueRequestEncoded): CatalogueCycle {

@@ -111,8 +111,8 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       ? new PagedRequest(options.cursors, `/v2${route.path}`, grant.caller, raw as { cursor?: string })
       : undefined;
     const params = paging ? paging.opened() : raw;
-    const load = async (heldTag?: string) => {
-      const loaded = await route.load(params, grant, admitted, heldTag);
+    const load = async (heldTag?: string, heldItemTags?: readonly string[]) => {
+      const loaded = await route.load(params, grant, admitted, heldTag, heldItemTags);
       return paging ? paging.sealed(loaded) : loaded;
     };
     const answers = shared ? options.answers : undefined;
@@ -122,15 +122,15 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
     }
     const key = ResponseCache.keyOf(route.path, params, grant.caller);
     const answer = await answers.cache.answer(key, answers.version, async (held) => {
-      // A reload names the page it renews; a source that says it is unchanged sends nothing again.
-      const loaded = await load(held?.sourceTag);
+      // A reload names the page it renews and the items it holds: a source that says the page is unchanged sends
+      // nothing again, one that tags items leaves out those it holds.
+      const loaded = await load(held?.sourceTag, held?.itemTags);
       if ("object" in loaded) throw new Error(`route ${route.path} answers one object; only pages are cached`);
       return renewedAnswer(
         loaded,
         held,
         route.path,
-        () =>
-          new Answer(frameShared(loaded.items, ...pageEnvelope(loaded), held?.items), loaded.items.length, loaded.tag),
+        () => new Answer(frameShared(loaded, ...pageEnvelope(loaded), held), loaded.items.length, loaded.tag),
       );
     });
     await sendAnswer(ctx, answer);

@@ -50,8 +50,8 @@ const v1EntityKey = key("lite");
 /** What the test data routes should do next (paged routes are told the cursor they were sent). */
 let behaviour: (cursor?: string) => Promise<{ items: Uint8Array[]; nextCursor: string | null; notice?: string }>;
 const item = (value: object) => Buffer.from(JSON.stringify(value));
-/** What the tagged route's source answers, told the tag the edge named (undefined: none). */
-let taggedSource: (heldTag: string | undefined) => Promise<RoutePage>;
+/** What the tagged route's source answers, told the tag the edge named (undefined: none) and the items it holds. */
+let taggedSource: (heldTag: string | undefined, heldItemTags?: readonly string[]) => Promise<RoutePage>;
 
 function testRoutes(): RouteDefinition[] {
   const query = z.object({ limit: pageLimit(pageLimits.PAGE_LIMITS.events), leagueID: z.string().optional() });
@@ -84,7 +84,7 @@ function testRoutes(): RouteDefinition[] {
       query,
       item: itemSchema,
       errors: [400, 500],
-      load: (_params, _grant, _admitted, heldTag) => taggedSource(heldTag),
+      load: (_params, _grant, _admitted, heldTag, heldItemTags) => taggedSource(heldTag, heldItemTags),
     }),
     defineRoute({
       path: "/odds/history/",
@@ -1152,6 +1152,45 @@ describe("cached answers", () => {
       expect(revalidated.status).toBe(304);
     },
   );
+
+  it("renews /v2/tagged/ naming the items it holds: its source leaves them out, and the answer is the whole page", async () => {
+    // 24 items of 10 KB: large enough to share (64 KiB of items, 4 KB each on average).
+    const widgets = (changed: readonly number[]) =>
+      Array.from({ length: 24 }, (_, i) => ({
+        widgetID: `w-${i}`,
+        price: changed.includes(i) ? 2 : 1,
+        pad: "x".repeat(10_000),
+      }));
+    const tagsOf = (page: { widgetID: string; price: number }[]) => page.map((w) => `${w.widgetID}@${w.price}`);
+    let current = { widgets: widgets([]), tag: "tag-1" };
+    const loads: { heldItemTags: readonly string[]; sent: number }[] = [];
+    taggedSource = async (heldTag, heldItemTags = []) => {
+      const itemTags = tagsOf(current.widgets);
+      if (heldTag === current.tag) return { items: [], nextCursor: null, tag: heldTag, unchanged: true };
+      const items = current.widgets.map((w, i) => (heldItemTags.includes(itemTags[i]!) ? Buffer.alloc(0) : item(w)));
+      loads.push({ heldItemTags, sent: items.filter((bytes) => bytes.length > 0).length });
+      return { items, itemTags, nextCursor: null, tag: current.tag };
+    };
+    const get = () => request(cached).get("/v2/tagged/").set("x-api-key", baseKey).set("Accept-Encoding", "identity");
+    expect((await get()).body.data).toEqual(widgets([]));
+    expect(loads).toEqual([{ heldItemTags: [], sent: 24 }]);
+
+    // One widget changes under each new version: only it crosses, and the next renewal names the renewed items.
+    for (const [changed, version_] of [
+      [[5], "2"],
+      [[5, 7], "3"],
+    ] as const) {
+      const heldTags = tagsOf(current.widgets);
+      current = { widgets: widgets(changed), tag: `tag-${version_}` };
+      version = version_;
+      const renewed = await get();
+      expect(loads.at(-1)).toEqual({ heldItemTags: heldTags, sent: 1 });
+      expect(renewed.body.data).toEqual(widgets(changed));
+      const bytes = Buffer.from(renewed.text);
+      expect(Number(renewed.headers["content-length"])).toBe(bytes.length);
+      expect(renewed.headers.etag).toBe(`"${contentTag(bytes)}"`);
+    }
+  });
 
   it("keeps a page of more than half the cache's bound (its encodings are counted at a quarter of it)", async () => {
     // About 600 KB against a 1 MB bound.

@@ -18,7 +18,7 @@ import {
   metricsRegistry,
   type RunningGrpcServer,
 } from "@odds/platform";
-import { events, usage } from "@odds/proto";
+import { common, events, usage } from "@odds/proto";
 import pino from "pino";
 import { createClient } from "redis";
 import type { RedisClient } from "../src/ratelimit/rate-limiter";
@@ -162,7 +162,7 @@ export class FakeFeed {
         this.listEventsMostAtOnce = Math.max(this.listEventsMostAtOnce, this.listEventsInFlight);
         try {
           await this.listEventsGate;
-          return { items: [], nextCursor: "", notice: "" };
+          return common.JsonPage.create();
         } finally {
           this.listEventsInFlight -= 1;
         }
@@ -176,7 +176,7 @@ export class FakeFeed {
           const item = this.v1Items.get(id);
           return item ? [Buffer.from(JSON.stringify(item))] : [];
         });
-        return { items: found, nextCursor: "", notice: "", cycleAtMs: this.cycleAtMs };
+        return common.JsonPage.create({ items: found, cycleAtMs: this.cycleAtMs });
       }),
     };
   }

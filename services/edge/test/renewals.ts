@@ -4,7 +4,7 @@ import type { KeyGrant } from "../src/access/api-key";
 import { closeDownstreamClients, createDownstreamClients, type DownstreamClients } from "../src/gateways/clients";
 
 /** The page a `PageService` answers, under its tag. */
-const PAGE = { items: [Buffer.from('{"id":"a"}')], nextCursor: "", notice: "", tag: "page-1" };
+const PAGE = common.JsonPage.create({ items: [Buffer.from('{"id":"a"}')], tag: "page-1" });
 
 /** A downstream service over real gRPC whose list methods answer one tagged page, or `unchanged` when named its tag. */
 export interface PageService {
@@ -25,7 +25,7 @@ export async function startPageService(
       method,
       unaryHandler(logger, async (request: { ifTag?: string }) => {
         received.push({ method, ifTag: request.ifTag });
-        return request.ifTag === PAGE.tag ? { ...PAGE, items: [], unchanged: true } : PAGE;
+        return request.ifTag === PAGE.tag ? common.JsonPage.create({ tag: PAGE.tag, unchanged: true }) : PAGE;
       }),
     ]),
   );

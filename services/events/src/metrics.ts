@@ -25,3 +25,10 @@ export const readModelRefreshes = new Counter({
   help: "Reloads of events written through another replica",
   registers: [metricsRegistry],
 });
+
+export const pageItems = new Counter({
+  name: "odds_events_page_items_total",
+  help: "Events on the v2 pages answered, by whether they were rendered or left out as held by the caller",
+  labelNames: ["item"] as const,
+  registers: [metricsRegistry],
+});

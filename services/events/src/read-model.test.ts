@@ -46,7 +46,7 @@ describe("EventReadModel.apply, per event", () => {
 });
 
 describe("EventReadModel.list, page tags", () => {
-  it("changes a page's tag when an event on it turns stale with time, as its bytes do; a restamped event too", () => {
+  it("changes a page's tag and its item's when an event on it turns stale with time, as its bytes do; a restamped event too", () => {
     const model = new EventReadModel();
     // Last written a minute before NOW: stale 45 minutes after that write.
     const event = prepared("A", NOW + HOUR, "P_A");
@@ -57,10 +57,17 @@ describe("EventReadModel.list, page tags", () => {
     const stale = at(NOW + 45 * 60_000);
     expect(stale.tag).not.toBe(fresh.tag);
     expect(stale.items[0]!.equals(fresh.items[0]!)).toBe(false);
+    expect(stale.itemTags[0]).not.toBe(fresh.itemTags[0]);
+    // A caller holding the fresh item is sent the stale one whole; holding the stale one, it is sent nothing.
+    const held = (itemTags: string[]) =>
+      model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW + 45 * 60_000, { tag: fresh.tag, itemTags }).items;
+    expect(held(fresh.itemTags)).toEqual(stale.items);
+    expect(held(stale.itemTags)).toEqual([Buffer.alloc(0)]);
     expect(at(NOW + 46 * 60_000)).toEqual({ ...stale, items: [...stale.items] });
-    expect(model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW, fresh.tag)).toEqual({
+    expect(model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW, { tag: fresh.tag })).toEqual({
       ...fresh,
       items: [],
+      itemTags: [],
       unchanged: true,
     });
 
@@ -68,6 +75,7 @@ describe("EventReadModel.list, page tags", () => {
     const later = event.restamped({ lastUpdatedAtMs: NOW, bookmakers: new Map([["sportsbet", NOW]]) });
     model.apply([later], state(2));
     expect(at(NOW).tag).not.toBe(fresh.tag);
+    expect(at(NOW).itemTags[0]).not.toBe(fresh.itemTags[0]);
   });
 });
 

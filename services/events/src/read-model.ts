@@ -190,6 +190,8 @@ export class PreparedEvent {
   private readonly serial = ++preparedSerial;
   /** What its bytes are made of, for a page's tag: the event, its content and its stamps (written once). */
   private identity: string | undefined;
+  /** `identity` hashed, for its item tags (made once). */
+  private identityTag: string | undefined;
 
   /** Every side the event has been priced on, as last seen: what its result is graded on. */
   readonly marketBook: MarketBook;
@@ -227,6 +229,7 @@ export class PreparedEvent {
       stamps,
       serial: ++preparedSerial,
       identity: undefined,
+      identityTag: undefined,
       v1Renderings: new Map<string, V1Json>(),
     });
   }
@@ -236,8 +239,25 @@ export class PreparedEvent {
    * served stale as of `nowMs`, which with the page's shape decide its bytes (see `json`).
    */
   tagPart(nowMs: number): string {
-    this.identity ??= `${this.facts.eventID}|${this.contentHash}|${stampsKey(this.stamps)}`;
-    return `${this.identity}|${isStale(this.lastUpdatedAtMs, nowMs) ? "stale" : "fresh"}`;
+    return `${this.ownIdentity()}|${isStale(this.lastUpdatedAtMs, nowMs) ? "stale" : "fresh"}`;
+  }
+
+  /**
+   * Its tag as an item of a page (`EventReadModel.list`): its part of a page's tag, hashed, so that a caller names
+   * the items it holds in a few bytes each. Hashed once per event as served (a changed or restamped event is
+   * another object), not per page.
+   */
+  itemTag(nowMs: number): string {
+    this.identityTag ??= createHash("sha256")
+      .update(this.ownIdentity())
+      .digest()
+      .subarray(0, ITEM_TAG_BYTES)
+      .toString("base64url");
+    return `${this.identityTag}${isStale(this.lastUpdatedAtMs, nowMs) ? "s" : "f"}`;
+  }
+
+  private ownIdentity(): string {
+    return (this.identity ??= `${this.facts.eventID}|${this.contentHash}|${stampsKey(this.stamps)}`);
   }
 
   /** Packed JSON unpacked, carrying this event's stamps. */
@@ -358,9 +378,23 @@ export interface EventPage {
 /** A v2 page, tagged: the same request answers the same tag while the page's bytes stay the same. */
 export interface TaggedEventPage extends EventPage {
   tag: string;
+  /** Each item's tag, in order (none on an unchanged page): the same request answers the same tag while that event's bytes stay the same. */
+  itemTags: string[];
   /** The tag is the one the caller named: the page is the one it holds, and no items are made. */
   unchanged: boolean;
 }
+
+/** What the caller of a v2 page holds of it (from the page it renews): its tag and its items' tags. */
+export interface HeldEventPage {
+  tag?: string;
+  itemTags?: readonly string[];
+}
+
+/** The item sent for an event the caller holds: nothing, it has the bytes (items are never empty JSON). */
+const HELD_ITEM = Buffer.alloc(0);
+
+/** Bytes of an item's tag: 128 bits of its SHA-256, collision-free for any page's items. */
+const ITEM_TAG_BYTES = 16;
 
 export interface V1EventPage extends EventPage {
   /** Usage of the page: 1 per item plus 1 per bookmaker price in it. */
@@ -444,23 +478,31 @@ export class EventReadModel {
 
   /**
    * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape,
-   * each event's content, stamps and staleness, and the next cursor. A caller that holds the page of
-   * `ifTag` gets it back as unchanged, without the items being made or sent.
+   * each event's content, stamps and staleness, and the next cursor; each item by its event's part of
+   * that (the shape is the request's: an item tag names bytes for the request that was sent it). A caller that holds the page of `held.tag` gets it back as unchanged,
+   * without the items being made or sent; one that holds items of `held.itemTags` gets those empty
+   * (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
    */
   list(
     query: EventQuery,
     plan: PlanScope,
     page: { limit: number; cursor: string },
     nowMs: number,
-    ifTag = "",
+    held: HeldEventPage = {},
   ): TaggedEventPage {
     const shape = shapeFor(query, plan, this.fairOddsBookmakers);
     const { served, nextCursor } = this.select(query, plan, page, nowMs, cursorCodec, cursorBinding(query));
     const hash = createHash("sha256").update(shapeIdentity(shape)).update(`\n${nextCursor}`);
     for (const event of served) hash.update(`\n${event.tagPart(nowMs)}`);
     const tag = hash.digest("base64url");
-    if (ifTag === tag) return { items: [], nextCursor, tag, unchanged: true };
-    return { items: served.map((event) => event.json(shape, nowMs)), nextCursor, tag, unchanged: false };
+    if (held.tag !== undefined && held.tag === tag)
+      return { items: [], itemTags: [], nextCursor, tag, unchanged: true };
+    const holds = new Set(held.itemTags);
+    const itemTags = served.map((event) => event.itemTag(nowMs));
+    const items = served.map((event, index) =>
+      holds.has(itemTags[index] as string) ? HELD_ITEM : event.json(shape, nowMs),
+    );
+    return { items, itemTags, nextCursor, tag, unchanged: false };
   }
 
   /**

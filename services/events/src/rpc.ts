@@ -14,6 +14,7 @@ import type { Logger } from "pino";
 import type { ReadModelSync } from "./read-model-sync";
 import type { EventQuery } from "./query";
 import type { EventReadModel, V1Request, V1View } from "./read-model";
+import { pageItems } from "./metrics";
 
 const V1_VIEWS: readonly V1View[] = ["event", "odds", "odds_by_bookmaker", "results"];
 /** Statuses whose events kicked off long ago: asking for them lifts the 24-hour cut-off. */
@@ -97,13 +98,17 @@ export function eventsRpc(logger: Logger, model: EventReadModel, feed: ReadModel
         planScope.planScopeOf(request.caller),
         { limit: requestedPageLimit(request.limit, pageLimits.PAGE_LIMITS.events), cursor: request.cursor },
         Date.now(),
-        request.ifTag,
+        { tag: request.ifTag, itemTags: request.heldItemTags },
       );
+      const held = page.items.filter((item) => item.length === 0).length;
+      if (held > 0) pageItems.inc({ item: "held" }, held);
+      if (page.items.length > held) pageItems.inc({ item: "rendered" }, page.items.length - held);
       return common.JsonPage.create({
         items: page.items,
         nextCursor: page.nextCursor,
         tag: page.tag,
         unchanged: page.unchanged,
+        itemTags: page.itemTags,
       });
     }),
     listEventsV1: unaryHandler(logger, async (request: events.ListEventsV1Request) => {

@@ -1,5 +1,5 @@
 import { Metadata, status } from "@grpc/grpc-js";
-import { callUnary } from "@odds/platform";
+import { callUnary, metricsRegistry } from "@odds/platform";
 import { common, events } from "@odds/proto";
 import { eventProto, HOUR } from "./fixtures";
 import { type EventsHarness, INTERNAL, rejection, startEventsService } from "./harness";
@@ -120,6 +120,21 @@ beforeAll(async () => {
 });
 
 afterAll(() => service.stop());
+
+/** ListEvents of AFL events for the internal plan, `limit` a page, with `request`'s fields over that. */
+function aflPage(feedService: EventsHarness, limit: number) {
+  return (request: Partial<events.ListEventsRequest>) =>
+    callUnary(
+      feedService.client,
+      feedService.client.listEvents,
+      events.ListEventsRequest.create({ caller: INTERNAL, leagueIds: ["AFL"], limit, ...request }),
+    );
+}
+
+/** A page's items as text. */
+function bodiesOf(listed: common.JsonPage): string[] {
+  return listed.items.map((item) => Buffer.from(item).toString("utf8"));
+}
 
 describe("selection", () => {
   it("lists events by startsAt then eventID and omits those that kicked off more than 24 hours ago", async () => {
@@ -523,13 +538,7 @@ describe("feed", () => {
   it("tags a page by what decides its bytes, and answers a caller naming the tag it holds as unchanged, without items", async () => {
     const feedService = await startEventsService();
     try {
-      const page = (request: Partial<events.ListEventsRequest>) =>
-        callUnary(
-          feedService.client,
-          feedService.client.listEvents,
-          events.ListEventsRequest.create({ caller: INTERNAL, leagueIds: ["AFL"], limit: 1, ...request }),
-        );
-      const bodies = (listed: common.JsonPage) => listed.items.map((item) => Buffer.from(item).toString("utf8"));
+      const page = aflPage(feedService, 1);
       const base = observedAt(eventProto({ eventId: "T1", startsAtMs: now + HOUR }), now - 5 * MIN, {});
       await feedService.apply("t1", [base, eventProto({ eventId: "T2", startsAtMs: now + 2 * HOUR })]);
 
@@ -537,10 +546,10 @@ describe("feed", () => {
       expect(first.tag).not.toBe("");
       expect(first.items).toHaveLength(1);
       expect(first.unchanged ?? false).toBe(false);
-      expect(await page({ ifTag: first.tag })).toEqual({ ...first, items: [], unchanged: true });
+      expect(await page({ ifTag: first.tag })).toEqual({ ...first, items: [], itemTags: [], unchanged: true });
       // A tag the caller does not hold (or none) gets the whole page, tagged the same.
       const other = await page({ ifTag: "not-this-page" });
-      expect([other.tag, other.unchanged ?? false, bodies(other)]).toEqual([first.tag, false, bodies(first)]);
+      expect([other.tag, other.unchanged ?? false, bodiesOf(other)]).toEqual([first.tag, false, bodiesOf(first)]);
 
       // Another shape, another page of the same events, another cursor: other tags.
       expect((await page({ bookmakerIds: ["sportsbet"] })).tag).not.toBe(first.tag);
@@ -552,7 +561,7 @@ describe("feed", () => {
       const restamped = await page({ ifTag: first.tag });
       expect(restamped.unchanged ?? false).toBe(false);
       expect(restamped.tag).not.toBe(first.tag);
-      expect(bodies(restamped)).not.toEqual(bodies(first));
+      expect(bodiesOf(restamped)).not.toEqual(bodiesOf(first));
 
       // Its content changed: another tag again.
       const moved = eventProto({ eventId: "T1", startsAtMs: now + HOUR, lastUpdatedAtMs: now - MIN });
@@ -561,6 +570,52 @@ describe("feed", () => {
       const changed = await page({ ifTag: restamped.tag });
       expect([changed.unchanged ?? false, changed.items.length]).toEqual([false, 1]);
       expect(changed.tag).not.toBe(restamped.tag);
+    } finally {
+      await feedService.stop();
+    }
+  });
+
+  it("tags each item, and sends the items a caller says it holds empty, the others whole", async () => {
+    const feedService = await startEventsService();
+    try {
+      const page = aflPage(feedService, 10);
+      const ids = ["H1", "H2", "H3"];
+      await feedService.apply(
+        "h1",
+        ids.map((eventId, index) => eventProto({ eventId, startsAtMs: now + (index + 1) * HOUR })),
+      );
+      const first = await page({});
+      expect(first.itemTags).toHaveLength(3);
+      expect(new Set(first.itemTags).size).toBe(3);
+      // The same items, the same tags; an unchanged page sends none.
+      expect((await page({})).itemTags).toEqual(first.itemTags);
+      expect(await page({ ifTag: first.tag, heldItemTags: first.itemTags })).toMatchObject({
+        items: [],
+        itemTags: [],
+        unchanged: true,
+      });
+
+      // H2's prices move: a caller holding the page gets H2 whole and the others empty, under their tags.
+      const moved = eventProto({ eventId: "H2", startsAtMs: now + 2 * HOUR, lastUpdatedAtMs: now - MIN });
+      moved.odds["points-home-game-ml-home"]!.bookOdds = "-160";
+      await feedService.apply("h2", [moved]);
+      const whole = await page({});
+      const counted = async (item: string) =>
+        (await metricsRegistry.getSingleMetric("odds_events_page_items_total")!.get()).values.find(
+          (value) => value.labels.item === item,
+        )?.value ?? 0;
+      const [heldBefore, renderedBefore] = [await counted("held"), await counted("rendered")];
+      const renewed = await page({ ifTag: first.tag, heldItemTags: first.itemTags });
+      expect([(await counted("held")) - heldBefore, (await counted("rendered")) - renderedBefore]).toEqual([2, 1]);
+      expect(renewed.unchanged ?? false).toBe(false);
+      expect(renewed.tag).toBe(whole.tag);
+      expect(renewed.itemTags).toEqual(whole.itemTags);
+      expect([renewed.itemTags[0], renewed.itemTags[2]]).toEqual([first.itemTags[0], first.itemTags[2]]);
+      expect(renewed.itemTags[1]).not.toBe(first.itemTags[1]);
+      expect(bodiesOf(renewed)).toEqual(["", bodiesOf(whole)[1], ""]);
+      expect(JSON.parse(bodiesOf(renewed)[1]!).odds["points-home-game-ml-home"].bookOdds).toBe("-160");
+      // Tags of no item on the page get every item whole.
+      expect(bodiesOf(await page({ ifTag: first.tag, heldItemTags: ["not-an-item"] }))).toEqual(bodiesOf(whole));
     } finally {
       await feedService.stop();
     }

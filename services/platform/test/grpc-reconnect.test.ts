@@ -1,5 +1,5 @@
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
-import { events } from "@odds/proto";
+import { common, events } from "@odds/proto";
 import pino from "pino";
 import { callUnary, createGrpcClient, startGrpcServer, unaryHandler, type RunningGrpcServer } from "@odds/platform";
 
@@ -18,7 +18,7 @@ function serve(port: number, name = "served", workMs = 0): Promise<RunningGrpcSe
         implementation: {
           listEvents: unaryHandler(logger, async () => {
             if (workMs > 0) await sleep(workMs);
-            return { items: [], nextCursor: name, notice: "" };
+            return common.JsonPage.create({ nextCursor: name });
           }),
           applyCycle: unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
           getFeedStatus: unaryHandler(logger, async () => events.FeedStatus.create()),

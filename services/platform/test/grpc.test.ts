@@ -3,7 +3,7 @@ import { EventEmitter, once } from "node:events";
 import { connect } from "node:http2";
 import { join } from "node:path";
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import { events } from "@odds/proto";
+import { common, events } from "@odds/proto";
 import pino from "pino";
 import {
   callUnary,
@@ -19,7 +19,7 @@ import {
 } from "@odds/platform";
 
 const logger = pino({ level: "silent" });
-const emptyPage = { items: [], nextCursor: "", notice: "" };
+const emptyPage = common.JsonPage.create();
 
 /** What the test service's WatchFeedStatus streams: its current status, then each one emitted as "status". */
 const feedStatuses = new EventEmitter();
@@ -152,12 +152,12 @@ describe("graceful shutdown", () => {
   it("on SIGTERM drains the in-flight call, refuses new ones and exits 0", async () => {
     // A real process: the compiled platform library serving a slow handler.
     const script = `
-      const { events } = require(${JSON.stringify(join(__dirname, "../../../proto/dist/index.js"))});
+      const { common, events } = require(${JSON.stringify(join(__dirname, "../../../proto/dist/index.js"))});
       const p = require(${JSON.stringify(join(__dirname, "../dist/index.js"))});
       const logger = p.createLogger("shutdown-test", "silent");
       (async () => {
         const impl = {
-          listEvents: p.unaryHandler(logger, async () => { await new Promise((r) => setTimeout(r, 800)); return { items: [], nextCursor: "drained", notice: "" }; }),
+          listEvents: p.unaryHandler(logger, async () => { await new Promise((r) => setTimeout(r, 800)); return common.JsonPage.create({ nextCursor: "drained" }); }),
           applyCycle: p.unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
           getFeedStatus: p.unaryHandler(logger, async () => events.FeedStatus.create()),
         };

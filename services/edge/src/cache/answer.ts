@@ -38,6 +38,12 @@ export const ANSWER_OVERHEAD_BYTES = 2048;
 export const PART_OVERHEAD_BYTES = 128;
 
 /**
+ * Counted for each item tag an answer keeps, beside its characters: the string's header and its array slot, with room.
+ * A decoded 23-character tag measured at 47 bytes of heap with its slot.
+ */
+export const ITEM_TAG_OVERHEAD_BYTES = 32;
+
+/**
  * One rendered answer, as the cache keeps it: the envelope's bytes (one Buffer, or parts shared with the rendering it
  * renewed: see `Rendering`), its entity count (objects in `data`, what rate limits and usage count) and a strong ETag
  * per representation. The gzip and brotli encodings are made once, on the first request that accepts them, and kept
@@ -49,6 +55,8 @@ export class Answer {
   readonly parts: readonly Buffer[];
   /** The page's items, for the rendering that renews this one to share (see `frameShared`). */
   readonly items: readonly Buffer[];
+  /** The source's tag of each of `items`, where it tags them: a renewal names them, and the source leaves them out. */
+  readonly itemTags: readonly string[];
   /** Bytes of the identity representation. */
   readonly length: number;
   // Plain objects rather than Maps: a kept answer's objects count against the cache's bound (ANSWER_OVERHEAD_BYTES).
@@ -63,9 +71,10 @@ export class Answer {
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    const rendering = Buffer.isBuffer(body) ? { parts: [keptBytes(body)], items: [] } : body;
+    const rendering = Buffer.isBuffer(body) ? { parts: [keptBytes(body)], items: [], itemTags: [] } : body;
     this.parts = rendering.parts;
     this.items = rendering.items;
+    this.itemTags = rendering.itemTags;
     this.length = this.parts.reduce((sum, part) => sum + part.length, 0);
     this.etag = contentTag(this.parts);
   }
@@ -86,6 +95,7 @@ export class Answer {
     if (this.parts.length > 1 || this.items.length > 0) {
       bytes += (this.parts.length + this.items.length) * PART_OVERHEAD_BYTES;
     }
+    for (const tag of this.itemTags) bytes += ITEM_TAG_OVERHEAD_BYTES + tag.length;
     if (this.compressible()) {
       for (const encoding of COMPRESSIONS) {
         const made = this.made[encoding];

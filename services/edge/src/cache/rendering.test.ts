@@ -15,12 +15,31 @@ function event(id: number, version: number, bytes = 20_000): object {
   return { eventID: `E${id}`, version, odds: "p".repeat(bytes) };
 }
 
-/** The items of a page as the edge receives them: views of one gRPC message, decoded as the client decodes it. */
-function received(events: object[]): { items: Buffer[]; message: ArrayBufferLike } {
+/**
+ * The items of a page as the edge receives them: views of one gRPC message, decoded as the client decodes it. With
+ * `held`, the source tags each item by its event and version and sends those whose tags are in `held` empty.
+ */
+function received(
+  events: object[],
+  held?: readonly string[],
+): { items: Buffer[]; itemTags: string[]; message: ArrayBufferLike } {
+  const tags = held ? events.map(tagOf) : [];
   const bytes = encodeJsonPage(
-    common.JsonPage.create({ items: events.map((value) => Buffer.from(JSON.stringify(value))) }),
+    common.JsonPage.create({
+      items: events.map((value, index) =>
+        held?.includes(tags[index]!) ? Buffer.alloc(0) : Buffer.from(JSON.stringify(value)),
+      ),
+      itemTags: tags,
+    }),
   );
-  return { items: decodeJsonPage(bytes).items as Buffer[], message: bytes.buffer };
+  const decoded = decodeJsonPage(bytes);
+  return { items: decoded.items as Buffer[], itemTags: decoded.itemTags, message: bytes.buffer };
+}
+
+/** A source's tag of an event's bytes (`event`): its id and version. */
+function tagOf(value: object): string {
+  const { eventID, version } = value as { eventID: string; version: number };
+  return `${eventID}@${version}`;
 }
 
 function joined(parts: readonly Buffer[]): unknown {
@@ -36,8 +55,8 @@ describe("frameShared", () => {
     const small = Array.from({ length: 3 }, (_, id) => event(id, 1, 1_000));
     const fine = Array.from({ length: 40 }, (_, id) => event(id, 1, SHARED_ITEM_MIN_MEAN_BYTES / 2));
     for (const events of [small, fine]) {
-      const previous = frameShared(received(events).items, HEAD, TAIL);
-      const rendering = frameShared(received(events).items, HEAD, TAIL, previous.items);
+      const previous = frameShared(received(events), HEAD, TAIL);
+      const rendering = frameShared(received(events), HEAD, TAIL, previous);
       expect(rendering.parts).toHaveLength(1);
       expect(rendering.items).toHaveLength(0);
       expect(joined(rendering.parts)).toEqual(page(events));
@@ -47,7 +66,7 @@ describe("frameShared", () => {
 
   test("frames a large page with nothing to share whole, in the message it arrived in, its items views of it", () => {
     const { items, message } = received(base);
-    const rendering = frameShared(items, HEAD, TAIL);
+    const rendering = frameShared({ items }, HEAD, TAIL);
     expect(rendering.parts).toHaveLength(1);
     expect(rendering.parts[0]!.buffer).toBe(message);
     expect(joined(rendering.parts)).toEqual(page(base));
@@ -56,10 +75,10 @@ describe("frameShared", () => {
   });
 
   test("a renewal that changed a few items shares the others with the rendering it renews, and copies those", () => {
-    const first = frameShared(received(base).items, HEAD, TAIL);
+    const first = frameShared(received(base), HEAD, TAIL);
     const renewed = base.map((value, id) => (id === 3 || id === 17 ? event(id, 2) : value));
     const { items, message } = received(renewed);
-    const second = frameShared(items, HEAD, TAIL, first.items);
+    const second = frameShared({ items }, HEAD, TAIL, first);
     expect(joined(second.parts)).toEqual(page(renewed));
     second.items.forEach((item, id) => {
       if (id === 3 || id === 17) expect(item.buffer.byteLength).toBe(item.length);
@@ -72,15 +91,15 @@ describe("frameShared", () => {
     const held = [...blocks].reduce((sum, block) => sum + block.byteLength, 0);
     expect(held - first.parts[0]!.buffer.byteLength).toBeLessThan(2 * 20_100 + 100);
     // The next renewal shares from the shared rendering: its items are the first one's and the copies.
-    const third = frameShared(received(renewed).items, HEAD, TAIL, second.items);
+    const third = frameShared(received(renewed), HEAD, TAIL, second);
     expect(third.items).toEqual(second.items);
     third.items.forEach((item, id) => expect(item).toBe(second.items[id]));
   });
 
   test("finds an unchanged item wherever it moved, and an item given twice is shared twice", () => {
-    const first = frameShared(received(base).items, HEAD, TAIL);
+    const first = frameShared(received(base), HEAD, TAIL);
     const moved = [event(99, 1), ...base.slice(0, 10).reverse(), base[4]!, ...base.slice(10, 18)];
-    const rendering = frameShared(received(moved).items, HEAD, TAIL, first.items);
+    const rendering = frameShared(received(moved), HEAD, TAIL, first);
     expect(joined(rendering.parts)).toEqual(page(moved));
     expect(rendering.items[1]).toBe(first.items[9]);
     expect(rendering.items[6]).toBe(first.items[4]);
@@ -89,28 +108,76 @@ describe("frameShared", () => {
   });
 
   test("a renewal shares from three quarters of its items' bytes; below, it is framed whole, and the next shares it", () => {
-    const first = frameShared(received(base).items, HEAD, TAIL);
+    const first = frameShared(received(base), HEAD, TAIL);
     // 5 of 20 items changed: three quarters of the bytes are the first rendering's.
     const quarterNew = base.map((value, id) => (id < 5 ? event(id, 2) : value));
-    expect(frameShared(received(quarterNew).items, HEAD, TAIL, first.items).parts).toHaveLength(2 * 20 + 1);
+    expect(frameShared(received(quarterNew), HEAD, TAIL, first).parts).toHaveLength(2 * 20 + 1);
     // 6 of 20: framed whole, in the message it arrived in.
     const mostlyNew = base.map((value, id) => (id < 6 ? event(id, 2) : value));
     const { items, message } = received(mostlyNew);
-    const rendering = frameShared(items, HEAD, TAIL, first.items);
+    const rendering = frameShared({ items }, HEAD, TAIL, first);
     expect(rendering.parts).toHaveLength(1);
     expect(rendering.parts[0]!.buffer).toBe(message);
     expect(rendering.items.some((item, id) => item === first.items[id])).toBe(false);
     expect(joined(rendering.parts)).toEqual(page(mostlyNew));
-    expect(frameShared(received(mostlyNew).items, HEAD, TAIL, rendering.items).items[0]).toBe(rendering.items[0]);
+    expect(frameShared(received(mostlyNew), HEAD, TAIL, rendering).items[0]).toBe(rendering.items[0]);
+  });
+});
+
+describe("frameShared, items the source left out", () => {
+  const base = Array.from({ length: 20 }, (_, id) => event(id, 1));
+  const changedAt = (ids: number[]) => base.map((value, id) => (ids.includes(id) ? event(id, 2) : value));
+
+  test("an item sent empty under a tag the renewed rendering holds is that rendering's item", () => {
+    const first = frameShared(received(base, []), HEAD, TAIL);
+    expect(first.itemTags).toEqual(base.map(tagOf));
+    const renewed = changedAt([3, 17]);
+    const sent = received(renewed, first.itemTags);
+    // Only the changed events crossed: the message holds two items' bytes, not twenty.
+    expect(sent.items.filter((item) => item.length > 0)).toHaveLength(2);
+    expect(sent.message.byteLength).toBeLessThan(3 * 20_100);
+    const second = frameShared(sent, HEAD, TAIL, first);
+    expect(joined(second.parts)).toEqual(page(renewed));
+    expect(second.itemTags).toEqual(renewed.map(tagOf));
+    second.items.forEach((item, id) => {
+      if (id === 3 || id === 17) expect(JSON.parse(item.toString())).toEqual(renewed[id]);
+      else expect(item).toBe(first.items[id]);
+    });
+    // Moved, and given twice: found by its tag wherever it is.
+    const moved = [renewed[17]!, renewed[0]!, renewed[0]!, renewed[5]!];
+    const third = frameShared(received(moved, second.itemTags), HEAD, TAIL, second);
+    expect(joined(third.parts)).toEqual(page(moved));
+    [17, 0, 0, 5].forEach((id, index) => expect(third.items[index]).toBe(second.items[id]));
+  });
+
+  test("a renewal that changed more than a quarter is framed whole, the held items copied in, and is shared next", () => {
+    const first = frameShared(received(base, []), HEAD, TAIL);
+    const mostlyNew = changedAt([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const rendering = frameShared(received(mostlyNew, first.itemTags), HEAD, TAIL, first);
+    expect(rendering.parts).toHaveLength(1);
+    expect(rendering.parts[0]!.buffer).not.toBe(first.parts[0]!.buffer);
+    expect(joined(rendering.parts)).toEqual(page(mostlyNew));
+    expect(rendering.itemTags).toEqual(mostlyNew.map(tagOf));
+    const next = frameShared(received(mostlyNew, rendering.itemTags), HEAD, TAIL, rendering);
+    next.items.forEach((item, id) => expect(item).toBe(rendering.items[id]));
+    expect(joined(next.parts)).toEqual(page(mostlyNew));
+  });
+
+  test("an item sent empty under a tag the edge does not hold fails the rendering, never frames an empty item", () => {
+    const first = frameShared(received(base, []), HEAD, TAIL);
+    const foreign = received(base, base.map(tagOf));
+    expect(() => frameShared(foreign, HEAD, TAIL, { items: first.items, itemTags: [] })).toThrow(
+      /item 0 empty under a tag this edge does not hold/,
+    );
   });
 });
 
 describe("an Answer in parts", () => {
   test("has the ETag and encodings of the same bytes in one Buffer, and counts the block it shares once", async () => {
     const events = Array.from({ length: 20 }, (_, id) => event(id, 1));
-    const first = frameShared(received(events).items, HEAD, TAIL);
+    const first = frameShared(received(events), HEAD, TAIL);
     const renewed = events.map((value, id) => (id === 0 ? event(id, 2) : value));
-    const shared = new Answer(frameShared(received(renewed).items, HEAD, TAIL, first.items), 20);
+    const shared = new Answer(frameShared(received(renewed), HEAD, TAIL, first), 20);
     expect(shared.parts.length).toBe(2 * 20 + 1);
     const whole = Buffer.concat(shared.parts);
     expect(shared.length).toBe(whole.length);

@@ -13,6 +13,14 @@ export interface Rendering {
   readonly parts: readonly Buffer[];
   /** The page's items as views of `parts`' memory, for the next rendering to share: none where a page is not shared. */
   readonly items: readonly Buffer[];
+  /** The source's tag of each of `items` (none when it tags no items): a renewal names them, and they come empty. */
+  readonly itemTags: readonly string[];
+}
+
+/** A page as a source sent it: its items, and each item's tag where it tags them (a held item comes empty). */
+export interface SentItems {
+  readonly items: readonly Uint8Array[];
+  readonly itemTags?: readonly string[];
 }
 
 /** Pages with fewer bytes of items are framed whole: sharing them saves little and a copy of them is cheap. */
@@ -34,40 +42,70 @@ export const SHARED_ITEM_MIN_MEAN_BYTES = 4 * 1024;
 export const SHARED_MIN_FRACTION = 3 / 4;
 
 /**
- * Frames `items` between `head` and `tail`. When `previous` (the items of the rendering this one renews) already holds
- * most of the items' bytes (`SHARED_MIN_FRACTION`), byte for byte, the rendering is made of those items' bytes and
- * copies of the others, so that the two renderings, alive together while clients read them, hold the unchanged items
- * once. Otherwise the page is framed whole as `frameItems` frames it (in the message it arrived in, where it can) and
- * becomes what the next renderings share. Either way the bytes, in order, are exactly the envelope around `items`.
+ * Frames a page's items between `head` and `tail`. An item the source sent empty, under a tag of `previous` (the
+ * rendering this one renews, which named the tags of the items it holds), is that rendering's item: the source left
+ * out the events the edge already has. When `previous` holds most of the items' bytes (`SHARED_MIN_FRACTION`), those
+ * and the items byte for byte the same as one of its own, the rendering is made of those items' bytes and copies of
+ * the others, so that the two renderings, alive together while clients read them, hold the unchanged items once.
+ * Otherwise the page is framed whole as `frameItems` frames it (in the message it arrived in, where it can) and
+ * becomes what the next renderings share. Either way the bytes, in order, are exactly the envelope around the items.
  */
 export function frameShared(
-  items: readonly Uint8Array[],
+  page: SentItems,
   head: Uint8Array,
   tail: Uint8Array,
-  previous: readonly Buffer[] = [],
+  previous: Pick<Rendering, "items" | "itemTags"> = { items: [], itemTags: [] },
 ): Rendering {
+  const held = heldItemsIn(page, previous);
+  const items = page.items.map((item, index) => held[index] ?? item);
+  const itemTags = page.itemTags?.length === items.length ? page.itemTags : [];
   const itemBytes = items.reduce((sum, item) => sum + item.length, 0);
   if (itemBytes < SHARED_PAGE_MIN_BYTES || itemBytes < items.length * SHARED_ITEM_MIN_MEAN_BYTES) {
     edgeMetrics.answerRenderings.inc({ kind: "whole" });
-    return { parts: [keptBytes(frameItems(items, head, tail))], items: [] };
+    return { parts: [keptBytes(frameItems(items, head, tail))], items: [], itemTags: [] };
   }
-  const twins = twinsIn(previous, items);
+  const twins = twinsIn(previous.items, items, held);
   const sharedBytes = twins.reduce((sum, twin) => sum + (twin?.length ?? 0), 0);
   if (sharedBytes >= itemBytes * SHARED_MIN_FRACTION) {
     const kept = items.map((item, index) => twins[index] ?? keptBytes(Buffer.from(item)));
     const parts = envelopeParts(kept, keptBytes(Buffer.from(head)), keptBytes(Buffer.from(tail)));
     edgeMetrics.answerRenderings.inc({ kind: "shared" });
-    return { parts, items: kept };
+    return { parts, items: kept, itemTags };
   }
   const body = keptBytes(frameItems(items, head, tail));
   edgeMetrics.answerRenderings.inc({ kind: "whole" });
-  return { parts: [body], items: viewsOfItems(body, head.length, items) };
+  return { parts: [body], items: viewsOfItems(body, head.length, items), itemTags };
 }
 
-/** For each item, an item of `previous` with the same bytes, if any: first at the same place, else of its length. */
-function twinsIn(previous: readonly Buffer[], items: readonly Uint8Array[]): (Buffer | undefined)[] {
+/**
+ * For each item sent empty under a tag `previous` holds, its item of that tag. An empty item under a tag it does not
+ * hold is a source's fault (items are JSON, never empty; a source leaves out only what the load named): an error,
+ * never an empty item in a page.
+ */
+function heldItemsIn(page: SentItems, previous: Pick<Rendering, "items" | "itemTags">): (Buffer | undefined)[] {
+  if (!page.itemTags || !page.items.some((item) => item.length === 0)) return [];
+  const byTag = new Map(previous.itemTags.map((tag, index) => [tag, previous.items[index]]));
+  return page.items.map((item, index) => {
+    if (item.length > 0) return undefined;
+    const found = byTag.get(page.itemTags?.[index] ?? "");
+    if (!found) throw new Error(`the source sent item ${index} empty under a tag this edge does not hold`);
+    return found;
+  });
+}
+
+/**
+ * For each item, an item of `previous` with the same bytes, if any: the held item it is (`held`), else first at the
+ * same place, else of its length.
+ */
+function twinsIn(
+  previous: readonly Buffer[],
+  items: readonly Uint8Array[],
+  held: readonly (Buffer | undefined)[],
+): (Buffer | undefined)[] {
   let byLength: Map<number, Buffer[]> | undefined;
   return items.map((item, index) => {
+    const kept = held[index];
+    if (kept) return kept;
     const same = previous[index];
     if (same && same.equals(item)) return same;
     if (!byLength) {

@@ -15,6 +15,11 @@ export interface RoutePage {
   tag?: string;
   /** The source answered that the page is still the one of the tag asked for: no items came. */
   unchanged?: true;
+  /**
+   * The source's tag of each item, in order, when it tags items. An item the load said it holds (`heldItemTags`)
+   * came empty: it is the held answer's item of that tag (see `frameShared`).
+   */
+  itemTags?: string[];
 }
 
 /** What a route answers: a page of items, or one object as `data` (/health). */
@@ -53,8 +58,16 @@ export interface KeyedRoute<Q extends z.ZodType = z.ZodType> extends RouteShape<
   /**
    * `heldTag`: the tag of the page the caller holds for these very parameters and plan. A route whose
    * source tags pages passes it on, and answers `unchanged` when the source says the page is the same.
+   * `heldItemTags`: the tags of that page's items the caller holds; a route whose source tags items passes them on,
+   * and those items come back empty.
    */
-  load(params: z.output<Q>, grant: KeyGrant, admitted?: Admitted, heldTag?: string): Promise<RouteAnswer>;
+  load(
+    params: z.output<Q>,
+    grant: KeyGrant,
+    admitted?: Admitted,
+    heldTag?: string,
+    heldItemTags?: readonly string[],
+  ): Promise<RouteAnswer>;
 }
 
 /** A route anyone may call (/health). */
@@ -93,5 +106,6 @@ export function fromJsonPage(page: common.JsonPage): RoutePage {
     ...(page.notice ? { notice: page.notice } : {}),
     ...(page.tag ? { tag: page.tag } : {}),
     ...(page.unchanged ? { unchanged: true as const } : {}),
+    ...(page.itemTags.length > 0 ? { itemTags: page.itemTags } : {}),
   };
 }

@@ -117,8 +117,8 @@ export function eventsRoutes(clients: DownstreamClients, bounds: ReadBounds): Ro
       query: eventsQuery,
       item: objects.event,
       errors: [400, 500],
-      load: async (params, { caller }, _admitted, heldTag) => {
-        const request = { ...toListEventsRequest(params), caller, ifTag: heldTag };
+      load: async (params, { caller }, _admitted, heldTag, heldItemTags = []) => {
+        const request = { ...toListEventsRequest(params), caller, ifTag: heldTag, heldItemTags: [...heldItemTags] };
         const load = () => gateway.listEvents(request);
         return fromJsonPage(await (isHeavyEventsPage(request) ? bounds.eventPages.run(load) : load()));
       },

@@ -79,7 +79,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
             if (route.data === "object" && page.items.length === 0) throw notFound();
             const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
             const [head, tail] = v1Envelope(page, linksOf(ctx.path, query, next), route.data);
-            return new Answer(frameShared(page.items, head, tail, held?.items), page.objects, page.tag);
+            return new Answer(frameShared(page, head, tail, held), page.objects, page.tag);
           });
         };
         const answers = options.answers;

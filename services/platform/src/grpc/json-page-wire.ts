@@ -38,11 +38,15 @@ const HEAD_ROOM_BYTES = 32;
 export function encodeJsonPage(page: common.JsonPage): Buffer {
   let size = 0;
   for (const item of page.items) size += 1 + varintLength(item.length) + item.length;
-  const rest = common.JsonPage.encode({
-    ...page,
-    items: [],
-    frameRoom: size >= JOINED_MIN_BYTES ? FRAME_ROOM : page.frameRoom,
-  }).finish();
+  // Through `create`: handlers answer pages without the fields they leave at their defaults (item_tags among them),
+  // which the generated encoder cannot read.
+  const rest = common.JsonPage.encode(
+    common.JsonPage.create({
+      ...page,
+      items: [],
+      frameRoom: size >= JOINED_MIN_BYTES ? FRAME_ROOM : page.frameRoom,
+    }),
+  ).finish();
   const out = Buffer.allocUnsafe(size + rest.length);
   let at = 0;
   for (const item of page.items) {
