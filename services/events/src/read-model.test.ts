@@ -77,6 +77,21 @@ describe("EventReadModel.list, page tags", () => {
     expect(at(NOW).tag).not.toBe(fresh.tag);
     expect(at(NOW).itemTags[0]).not.toBe(fresh.itemTags[0]);
   });
+
+  it("tags an item by the shape too: one held in the shape of another replica's settings is sent whole", () => {
+    const replica = (fairOddsBookmakers: string[]) => {
+      const model = new EventReadModel({ fairOddsBookmakers });
+      model.apply([prepared("A", NOW + HOUR, "P_A"), prepared("B", NOW + 2 * HOUR, "P_B")], state(1));
+      return (held = {}) => model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW, held);
+    };
+    const current = replica(["betfair_ex_au"]);
+    const other = replica(["pinnacle"]);
+    const held = other();
+    expect(current().itemTags).not.toEqual(held.itemTags);
+    // Named under the same request, the other shape's items are no item this replica sends empty.
+    expect(current({ tag: held.tag, itemTags: held.itemTags }).items).toEqual(current().items);
+    expect(current({ itemTags: current().itemTags }).items).toEqual([Buffer.alloc(0), Buffer.alloc(0)]);
+  });
 });
 
 describe("PreparedEvent, restamped copies", () => {

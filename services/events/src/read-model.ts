@@ -243,17 +243,17 @@ export class PreparedEvent {
   }
 
   /**
-   * Its tag as an item of a page (`EventReadModel.list`): its part of a page's tag, hashed, so that a caller names
-   * the items it holds in a few bytes each. Hashed once per event as served (a changed or restamped event is
-   * another object), not per page.
+   * Its tag as an item of a page (`EventReadModel.list`) of the shape tagged `shapeTag`: its part of a page's tag,
+   * hashed, so that a caller names the items it holds in a few bytes each. Hashed once per event as served (a
+   * changed or restamped event is another object), not per page; the shape's tag is the page's, made once.
    */
-  itemTag(nowMs: number): string {
+  itemTag(shapeTag: string, nowMs: number): string {
     this.identityTag ??= createHash("sha256")
       .update(this.ownIdentity())
       .digest()
       .subarray(0, ITEM_TAG_BYTES)
       .toString("base64url");
-    return `${this.identityTag}${isStale(this.lastUpdatedAtMs, nowMs) ? "s" : "f"}`;
+    return `${this.identityTag}${shapeTag}${isStale(this.lastUpdatedAtMs, nowMs) ? "s" : "f"}`;
   }
 
   private ownIdentity(): string {
@@ -396,6 +396,13 @@ const HELD_ITEM = Buffer.alloc(0);
 /** Bytes of an item's tag: 128 bits of its SHA-256, collision-free for any page's items. */
 const ITEM_TAG_BYTES = 16;
 
+/**
+ * Bytes of the shape's part of an item's tag: 64 bits of its SHA-256. Under one cache key of the edge's (route,
+ * query, plan scope) the shape still moves with this service's settings (`FAIR_ODDS_BOOKMAKERS`), between replicas
+ * during a rollout for one, and an item held in another shape must be sent whole.
+ */
+const SHAPE_TAG_BYTES = 8;
+
 export interface V1EventPage extends EventPage {
   /** Usage of the page: 1 per item plus 1 per bookmaker price in it. */
   objects: number;
@@ -479,7 +486,7 @@ export class EventReadModel {
   /**
    * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape,
    * each event's content, stamps and staleness, and the next cursor; each item by its event's part of
-   * that (the shape is the request's: an item tag names bytes for the request that was sent it). A caller that holds the page of `held.tag` gets it back as unchanged,
+   * that and the shape. A caller that holds the page of `held.tag` gets it back as unchanged,
    * without the items being made or sent; one that holds items of `held.itemTags` gets those empty
    * (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
    */
@@ -492,13 +499,15 @@ export class EventReadModel {
   ): TaggedEventPage {
     const shape = shapeFor(query, plan, this.fairOddsBookmakers);
     const { served, nextCursor } = this.select(query, plan, page, nowMs, cursorCodec, cursorBinding(query));
-    const hash = createHash("sha256").update(shapeIdentity(shape)).update(`\n${nextCursor}`);
+    const shapeKey = shapeIdentity(shape);
+    const hash = createHash("sha256").update(shapeKey).update(`\n${nextCursor}`);
     for (const event of served) hash.update(`\n${event.tagPart(nowMs)}`);
     const tag = hash.digest("base64url");
     if (held.tag !== undefined && held.tag === tag)
       return { items: [], itemTags: [], nextCursor, tag, unchanged: true };
+    const shapeTag = createHash("sha256").update(shapeKey).digest().subarray(0, SHAPE_TAG_BYTES).toString("base64url");
     const holds = new Set(held.itemTags);
-    const itemTags = served.map((event) => event.itemTag(nowMs));
+    const itemTags = served.map((event) => event.itemTag(shapeTag, nowMs));
     const items = served.map((event, index) =>
       holds.has(itemTags[index] as string) ? HELD_ITEM : event.json(shape, nowMs),
     );
