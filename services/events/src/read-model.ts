@@ -248,11 +248,7 @@ export class PreparedEvent {
    * changed or restamped event is another object), not per page; the shape's tag is the page's, made once.
    */
   itemTag(shapeTag: string, nowMs: number): string {
-    this.identityTag ??= createHash("sha256")
-      .update(this.ownIdentity())
-      .digest()
-      .subarray(0, ITEM_TAG_BYTES)
-      .toString("base64url");
+    this.identityTag ??= truncatedHash(this.ownIdentity(), ITEM_TAG_BYTES);
     return `${this.identityTag}${shapeTag}${isStale(this.lastUpdatedAtMs, nowMs) ? "s" : "f"}`;
   }
 
@@ -403,6 +399,11 @@ const ITEM_TAG_BYTES = 16;
  */
 const SHAPE_TAG_BYTES = 8;
 
+/** The first `bytes` of the SHA-256 of `text`, in base64url: the parts of an item's tag. */
+function truncatedHash(text: string, bytes: number): string {
+  return createHash("sha256").update(text).digest().subarray(0, bytes).toString("base64url");
+}
+
 export interface V1EventPage extends EventPage {
   /** Usage of the page: 1 per item plus 1 per bookmaker price in it. */
   objects: number;
@@ -505,7 +506,7 @@ export class EventReadModel {
     const tag = hash.digest("base64url");
     if (held.tag !== undefined && held.tag === tag)
       return { items: [], itemTags: [], nextCursor, tag, unchanged: true };
-    const shapeTag = createHash("sha256").update(shapeKey).digest().subarray(0, SHAPE_TAG_BYTES).toString("base64url");
+    const shapeTag = truncatedHash(shapeKey, SHAPE_TAG_BYTES);
     const holds = new Set(held.itemTags);
     const itemTags = served.map((event) => event.itemTag(shapeTag, nowMs));
     const items = served.map((event, index) =>
