@@ -1,5 +1,5 @@
 import { eventProto, HOUR, NOW, quote } from "../test/fixtures";
-import { oddsLayoutOf } from "./odds-layout";
+import { objectJsonWith, objectMembersOf, oddsLayoutOf } from "./odds-layout";
 import { FULL_SHAPE, type OddsShape, shapeEvent } from "./query";
 import { preparedEvent } from "./read-model";
 import { contractJson, joinedJson, renderEvent, type ContractEvent } from "./render";
@@ -55,6 +55,37 @@ describe("oddsLayoutOf", () => {
     expect(oddsLayoutOf(Buffer.from(JSON.stringify(renamed)))).toBeUndefined();
     expect(oddsLayoutOf(Buffer.from("[1,2]"))).toBeUndefined();
     expect(oddsLayoutOf(Buffer.from('{"eventID":"E5"}'))).toBeUndefined();
+  });
+});
+
+describe("objectMembersOf and objectJsonWith", () => {
+  const event = awkwardEvent("E6");
+  const bytes = contractJson(event).full;
+
+  it("finds each member of an object, in order, each value slice parsing to that member's value", () => {
+    const members = objectMembersOf(bytes)!;
+    expect(members.map((member) => member.key)).toEqual(Object.keys(event));
+    for (const { key, start, valueStart, end } of members) {
+      expect(bytes.toString("utf8", start, valueStart)).toBe(`${JSON.stringify(key)}:`);
+      expect(JSON.parse(bytes.toString("utf8", valueStart, end))).toEqual(JSON.parse(JSON.stringify(event))[key]);
+    }
+    expect(objectMembersOf(Buffer.from("{}"))).toEqual([]);
+    for (const bad of ["[1]", '{"a":1', '{"a":1}x', '{"a" 1}', '{"a":1,}'])
+      expect(objectMembersOf(Buffer.from(bad))).toBeUndefined();
+  });
+
+  it("writes what JSON.stringify writes for the object with some members replaced, dropped or added", () => {
+    const members = objectMembersOf(bytes)!;
+    const whole = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
+    const cases: Record<string, unknown>[] = [
+      {},
+      { eventID: 'E7 "quoted"' },
+      { eventID: undefined, links: { bookmakers: {}, betslip: {} } },
+      { odds: {}, info: undefined, added: [1, "zoë"] },
+      Object.fromEntries(Object.keys(whole).map((key) => [key, undefined])),
+    ];
+    for (const replaced of cases)
+      expect(objectJsonWith(bytes, members, replaced).toString("utf8")).toBe(JSON.stringify({ ...whole, ...replaced }));
   });
 });
 

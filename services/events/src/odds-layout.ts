@@ -23,17 +23,14 @@ export interface OddsLayout {
 export function sidesOfJson(json: Buffer): RenderingSides | undefined {
   const layout = oddsLayoutOf(json);
   if (!layout) return undefined;
-  const byOddID = new Map(layout.sides.map((side) => [side.oddID, side]));
   return {
     oddIDs: () => layout.sides.map((side) => side.oddID),
-    sideValues: (oddIDs) => {
-      const values = new Map<string, Buffer>();
-      for (const oddID of oddIDs) {
-        const at = byOddID.get(oddID);
-        if (at) values.set(oddID, json.subarray(at.start, at.end));
-      }
-      return values;
-    },
+    sideValues: (sides) =>
+      sides.map((side) => {
+        const at = layout.sides[side];
+        if (!at) throw new RangeError(`no side ${side} in this rendering`);
+        return json.subarray(at.start, at.end);
+      }),
     withoutOdds: () => Buffer.concat([json.subarray(0, layout.headEnd), json.subarray(layout.tailStart)]),
   };
 }
@@ -48,13 +45,82 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const SIDE_START = Buffer.from('{"oddID":"');
 
+/** A member of a JSON object: its key, where the member starts (its key's quote), where its value starts and ends. */
+export interface JsonMember {
+  key: string;
+  start: number;
+  valueStart: number;
+  end: number;
+}
+
+/**
+ * The members of a JSON object as JSON.stringify writes it (no whitespace), in order; undefined when `json` is not
+ * one. Each value is skipped, not parsed.
+ */
+export function objectMembersOf(json: Buffer): JsonMember[] | undefined {
+  if (json[0] !== OPEN_BRACE) return undefined;
+  const members: JsonMember[] = [];
+  if (json[1] === CLOSE_BRACE) return json.length === 2 ? members : undefined;
+  let start = 1;
+  for (;;) {
+    const keyEnd = memberKeyEnd(json, start);
+    if (keyEnd === undefined) return undefined;
+    const end = jsonValueEnd(json, keyEnd + 1);
+    if (end === undefined) return undefined;
+    const key = JSON.parse(json.toString("utf8", start, keyEnd)) as string;
+    members.push({ key, start, valueStart: keyEnd + 1, end });
+    if (json[end] === CLOSE_BRACE) return end === json.length - 1 ? members : undefined;
+    if (json[end] !== COMMA) return undefined;
+    start = end + 1;
+  }
+}
+
+/**
+ * What JSON.stringify writes for `{ ...JSON.parse(json), ...replaced }`, from `json` laid out as `members`: the
+ * members `replaced` names written from its values where they stand (left out where undefined), those `json` lacks
+ * after them, and every other member's bytes copied as they are, not parsed and written again.
+ */
+export function objectJsonWith(
+  json: Buffer,
+  members: readonly JsonMember[],
+  replaced: Record<string, unknown>,
+): Buffer {
+  const written: string[] = [];
+  const pieces: Buffer[] = [];
+  const write = (key: string, value: unknown) => {
+    if (value === undefined) return;
+    pieces.push(Buffer.from(`${pieces.length === 0 ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(value)}`));
+  };
+  for (const member of members) {
+    if (Object.hasOwn(replaced, member.key)) {
+      written.push(member.key);
+      write(member.key, replaced[member.key]);
+    } else {
+      pieces.push(
+        pieces.length === 0 ? json.subarray(member.start, member.end) : json.subarray(member.start - 1, member.end),
+      );
+    }
+  }
+  for (const [key, value] of Object.entries(replaced)) if (!written.includes(key)) write(key, value);
+  return Buffer.concat([OBJECT_OPEN, ...pieces, OBJECT_CLOSE]);
+}
+
+const OBJECT_OPEN = Buffer.from("{");
+const OBJECT_CLOSE = Buffer.from("}");
+
+/** The end of the member key starting at `start` (`"<key>"`, before its colon). */
+function memberKeyEnd(json: Buffer, start: number): number | undefined {
+  const keyEnd = jsonStringEnd(json, start);
+  return keyEnd === undefined || json[keyEnd] !== COLON ? undefined : keyEnd;
+}
+
 export function oddsLayoutOf(json: Buffer): OddsLayout | undefined {
   if (json[0] !== OPEN_BRACE) return undefined;
   // The event's members before odds.
   let at = 1;
   for (;;) {
-    const keyEnd = stringEnd(json, at);
-    if (keyEnd === undefined || json[keyEnd] !== COLON) return undefined;
+    const keyEnd = memberKeyEnd(json, at);
+    if (keyEnd === undefined) return undefined;
     const isOdds = keyEnd - at === 6 && json.toString("latin1", at, keyEnd) === '"odds"';
     at = keyEnd + 1;
     if (isOdds) break;
@@ -88,8 +154,8 @@ export function oddsLayoutOf(json: Buffer): OddsLayout | undefined {
 
 /** The side whose member key starts at `keyStart`, when its value starts with its own oddID. */
 function sideAt(json: Buffer, keyStart: number): { oddID: string; start: number } | undefined {
-  const keyEnd = stringEnd(json, keyStart);
-  if (keyEnd === undefined || json[keyEnd] !== COLON) return undefined;
+  const keyEnd = memberKeyEnd(json, keyStart);
+  if (keyEnd === undefined) return undefined;
   const start = keyEnd + 1;
   const key = json.subarray(keyStart, keyEnd);
   // `{"oddID":` then the same JSON string as the key (so the side's oddID is its key).
@@ -109,8 +175,8 @@ function memberKeyStartBefore(json: Buffer, valueStart: number): number | undefi
   return escape >= 0 && escape < valueStart ? undefined : open;
 }
 
-/** The index just past the JSON string starting at `at`. */
-function stringEnd(json: Buffer, at: number): number | undefined {
+/** The index just past the JSON string starting at `at`; undefined when none starts there or it does not end. */
+export function jsonStringEnd(json: Buffer, at: number): number | undefined {
   if (json[at] !== QUOTE) return undefined;
   for (let i = at + 1; i < json.length; i++) {
     const byte = json[i];
@@ -123,7 +189,7 @@ function stringEnd(json: Buffer, at: number): number | undefined {
 /** The index just past the JSON value starting at `at` (as JSON.stringify writes it: no whitespace). */
 function jsonValueEnd(json: Buffer, at: number): number | undefined {
   const first = json[at];
-  if (first === QUOTE) return stringEnd(json, at);
+  if (first === QUOTE) return jsonStringEnd(json, at);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     // A number, true, false or null: up to the next delimiter.
     let i = at;
@@ -134,7 +200,7 @@ function jsonValueEnd(json: Buffer, at: number): number | undefined {
   for (let i = at; i < json.length; i++) {
     const byte = json[i];
     if (byte === QUOTE) {
-      const end = stringEnd(json, i);
+      const end = jsonStringEnd(json, i);
       if (end === undefined) return undefined;
       i = end - 1;
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {

@@ -1,4 +1,5 @@
 import { asBuffer, PACKED_END, packJsonPiece, unpackJsonPiece } from "@odds/platform";
+import { jsonStringEnd } from "./odds-layout";
 import type { EventJsonParts } from "./render";
 
 /**
@@ -22,8 +23,12 @@ const ODD_ID_SEPARATOR = "\n";
 export interface RenderingSides {
   /** Every side's oddID, in the event's order. */
   oddIDs(): string[];
-  /** The value bytes (`{"oddID":...}`) of each named side the event has; the caller's to change (restamp in place). */
-  sideValues(oddIDs: Iterable<string>): Map<string, Buffer>;
+  /**
+   * The value bytes (`{"oddID":...}`) of the sides at these indices of `oddIDs()`, in the order given; the caller's
+   * to change (restamp in place). By index: a read finds its sides in the order it already holds, and nothing maps
+   * every oddID of the event to find a few.
+   */
+  sideValues(sides: readonly number[]): Buffer[];
   /** The event's JSON with `odds` empty. */
   withoutOdds(): Buffer;
 }
@@ -114,27 +119,26 @@ export class PackedRendering implements RenderingSides {
   }
 
   /** Each piece holding a named side is inflated once. */
-  sideValues(oddIDs: Iterable<string>): Map<string, Buffer> {
-    const all = this.oddIDs();
-    const order = new Map(all.map((oddID, index) => [oddID, index]));
+  sideValues(sides: readonly number[]): Buffer[] {
+    const values = new Array<Buffer>(sides.length);
+    // Positions in `sides` of the sides each piece holds.
     const byPiece = new Map<number, number[]>();
-    for (const oddID of oddIDs) {
-      const side = order.get(oddID);
-      if (side === undefined) continue;
+    sides.forEach((side, at) => {
+      if (!(side >= 0 && side < this.memberBytes.length)) throw new RangeError(`no side ${side} in this rendering`);
       const piece = this.pieceOf(side);
-      const sides = byPiece.get(piece);
-      if (sides) sides.push(side);
-      else byPiece.set(piece, [side]);
-    }
-    const values = new Map<string, Buffer>();
-    for (const [piece, sides] of byPiece) {
+      const held = byPiece.get(piece);
+      if (held) held.push(at);
+      else byPiece.set(piece, [at]);
+    });
+    for (const [piece, held] of byPiece) {
       const bytes = this.inflate(piece);
-      for (const side of sides) {
-        const oddID = all[side] as string;
+      for (const at of held) {
+        const side = sides[at] as number;
         const memberStart = this.memberStart(piece, side);
-        // The member is `"<oddID>":<value>`: the key as JSON.stringify writes it, then a colon.
-        const valueStart = memberStart + Buffer.byteLength(JSON.stringify(oddID)) + 1;
-        values.set(oddID, bytes.subarray(valueStart, memberStart + (this.memberBytes[side] as number)));
+        // The member is `"<oddID>":<value>`: its key, a JSON string as JSON.stringify writes it, then a colon.
+        const keyEnd = jsonStringEnd(bytes, memberStart);
+        if (keyEnd === undefined) throw new Error(`side ${side} of this rendering has no key`);
+        values[at] = bytes.subarray(keyEnd + 1, memberStart + (this.memberBytes[side] as number));
       }
     }
     return values;

@@ -246,11 +246,12 @@ function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefin
 }
 
 /**
- * Whether the shape's oddID filter names this oddID (every oddID when it has none): an entry matches
- * exactly, or with PLAYER_ID in the statEntityID slot matching any player prop.
+ * Whether the shape's oddID filter names an oddID (every oddID when it has none): an entry matches
+ * exactly, or with PLAYER_ID in the statEntityID slot matching any player prop. Made once per read of an
+ * event, not per side: its patterns are looked at once.
  */
-export function oddIDWanted(shape: OddsShape, oddID: string): boolean {
-  return shape.oddIDs.length === 0 || shape.oddIDs.some((pattern) => oddId.matchesOddIDPattern(pattern, oddID));
+export function oddIDsWanted(shape: OddsShape): (oddID: string) => boolean {
+  return oddId.oddIDFilter(shape.oddIDs);
 }
 
 /**
@@ -268,9 +269,10 @@ export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsSh
   const all = Object.keys(odds);
   if (shape.oddIDs.length === 0 && shape.playerIDs.length === 0) return all;
   const keep = new Set<string>();
+  const wanted = oddIDsWanted(shape);
   for (const oddID of all) {
     const side = odds[oddID] as ContractOdds;
-    const byOddID = oddIDWanted(shape, side.oddID);
+    const byOddID = wanted(side.oddID);
     const byPlayer = shape.playerIDs.length === 0 || (!!side.playerID && shape.playerIDs.includes(side.playerID));
     if (byOddID && byPlayer) keep.add(oddID);
   }
@@ -282,6 +284,16 @@ export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsSh
   }
   return all.filter((oddID) => keep.has(oddID));
 }
+
+/**
+ * The members of an event `shapeEvent` reads and may rewrite; it copies every other member as it is, so a caller
+ * may hand it an event of these members alone and take the rest from the event's bytes (`objectJsonWith`).
+ */
+export const SHAPED_EVENT_MEMBERS: ReadonlySet<string> = new Set([
+  "info",
+  "odds",
+  "links",
+] satisfies (keyof ContractEvent)[]);
 
 /** A new contract Event with odds, bookmakers, links and fair prices shaped for the request and plan. */
 export function shapeEvent(event: ContractEvent, shape: OddsShape): ContractEvent {

@@ -12,7 +12,7 @@ import {
   FULL_SHAPE,
   isStale,
   keepsOnlyNamedSides,
-  oddIDWanted,
+  oddIDsWanted,
   type OddsShape,
   type PagePosition,
   pagePositionSchema,
@@ -20,6 +20,7 @@ import {
   positionOf,
   selectsEvent,
   shapeCacheKey,
+  SHAPED_EVENT_MEMBERS,
   shapeEvent,
   shapeFor,
   shapeIdentity,
@@ -40,7 +41,7 @@ import {
   type ObservationStamps,
   type StampLayout,
 } from "./stamps";
-import { sidesOfJson } from "./odds-layout";
+import { objectJsonWith, objectMembersOf, sidesOfJson } from "./odds-layout";
 
 const FRESH_MARKER = Buffer.from('"stale":false');
 const STALE_MARKER = Buffer.from('"stale":true');
@@ -275,42 +276,46 @@ export class PreparedEvent {
   }
 
   /**
-   * The event with only the sides `shapeEvent` can keep for this shape (see `keepsOnlyNamedSides`),
-   * parsed from their bytes and the event's other members alone: a narrow read of a fully priced
-   * event parses a few KB, not its 1-2 MB. Without alternate lines it reads the default rendering,
-   * whose pieces holding the named sides are the only ones inflated; with them, the full rendering
-   * unpacked and laid out. Undefined when the shape needs every side.
+   * The event's JSON shaped for `shape` with only the sides `shapeEvent` can keep for it (see `keepsOnlyNamedSides`),
+   * parsed from their bytes: a narrow read of a fully priced event parses a few KB, not its 1-2 MB. Without
+   * alternate lines it reads the default rendering, whose pieces holding the named sides are the only ones inflated;
+   * with them, the full rendering unpacked and laid out. Of the event's other members only those `shapeEvent` reads
+   * are parsed (`SHAPED_EVENT_MEMBERS`); the rest (teams, players, status: most of a narrow answer's bytes) are
+   * copied as they are. Undefined when the shape needs every side.
    */
-  private withNamedSides(shape: OddsShape): ContractEvent | undefined {
+  private namedSidesJson(shape: OddsShape): Buffer | undefined {
     if (!keepsOnlyNamedSides(shape)) return undefined;
     const rendering: RenderingSides | undefined = shape.includeAltLines
       ? sidesOfJson(unpackJson(this.full))
       : this.packedDefault;
     if (!rendering) return undefined;
-    const parsed = new Map<string, ContractOdds>();
-    const parse = (oddIDs: Iterable<string>) => {
-      for (const [oddID, bytes] of rendering.sideValues(oddIDs)) {
-        const restamped = restampJson(bytes, this.stamps, { inPlace: true });
-        parsed.set(oddID, JSON.parse(restamped.toString("utf8")) as ContractOdds);
-      }
-    };
+    const others = restampJson(rendering.withoutOdds(), this.stamps, { inPlace: true });
+    const members = objectMembersOf(others);
+    if (!members) return undefined;
     const order = rendering.oddIDs();
-    parse(order.filter((oddID) => oddIDWanted(shape, oddID)));
+    // Each kept side by its index in the event's order.
+    const parsed = new Map<number, ContractOdds>();
+    const parse = (sides: number[]) => {
+      rendering.sideValues(sides).forEach((bytes, at) => {
+        const restamped = restampJson(bytes, this.stamps, { inPlace: true });
+        parsed.set(sides[at] as number, JSON.parse(restamped.toString("utf8")) as ContractOdds);
+      });
+    };
+    parse(sidesWhere(order, oddIDsWanted(shape)));
     if (shape.includeOpposingOdds) {
       const opposing = new Set<string>();
-      for (const side of parsed.values())
-        if (side.opposingOddID && !parsed.has(side.opposingOddID)) opposing.add(side.opposingOddID);
-      parse(opposing);
+      for (const side of parsed.values()) if (side.opposingOddID) opposing.add(side.opposingOddID);
+      parse(sidesWhere(order, (oddID, side) => opposing.has(oddID) && !parsed.has(side)));
     }
-    const others = restampJson(rendering.withoutOdds(), this.stamps, { inPlace: true });
-    const event = JSON.parse(others.toString("utf8")) as ContractEvent;
     const odds: Record<string, ContractOdds> = {};
-    for (const oddID of order) {
-      const side = parsed.get(oddID);
-      if (side) odds[oddID] = side;
-    }
-    event.odds = odds;
-    return event;
+    for (const side of [...parsed.keys()].sort((a, b) => a - b))
+      odds[order[side] as string] = parsed.get(side) as ContractOdds;
+    const read: Record<string, unknown> = {};
+    for (const { key, valueStart, end } of members)
+      if (SHAPED_EVENT_MEMBERS.has(key)) read[key] = JSON.parse(others.toString("utf8", valueStart, end));
+    read.odds = odds;
+    const shaped = shapeEvent(read as unknown as ContractEvent, shape);
+    return objectJsonWith(others, members, shaped as unknown as Record<string, unknown>);
   }
 
   /**
@@ -346,7 +351,7 @@ export class PreparedEvent {
     if (packed) {
       bytes = this.unpacked(packed);
     } else {
-      bytes = Buffer.from(JSON.stringify(shapeEvent(this.withNamedSides(shape) ?? this.contract(), shape)));
+      bytes = this.namedSidesJson(shape) ?? Buffer.from(JSON.stringify(shapeEvent(this.contract(), shape)));
       if (key !== undefined && this.renderings.size < MAX_CACHED_SHAPES)
         this.renderings.set(key, packJsonSync(bytes, { fast: true }));
     }
@@ -398,6 +403,15 @@ const ITEM_TAG_BYTES = 16;
  * during a rollout for one, and an item held in another shape must be sent whole.
  */
 const SHAPE_TAG_BYTES = 8;
+
+/** The indices in `order` of the oddIDs `keep` keeps, ascending. */
+function sidesWhere(order: readonly string[], keep: (oddID: string, side: number) => boolean): number[] {
+  const sides: number[] = [];
+  order.forEach((oddID, side) => {
+    if (keep(oddID, side)) sides.push(side);
+  });
+  return sides;
+}
 
 /** The first `bytes` of the SHA-256 of `text`, in base64url: the parts of an item's tag. */
 function truncatedHash(text: string, bytes: number): string {
