@@ -138,8 +138,6 @@ export function splitOddID(oddID: string): OddIdParts | undefined {
 /** One oddID filter entry: an exact oddID, or PLAYER_ID in the statEntityID slot matching any player prop. */
 export function matchesOddIDPattern(pattern: string, oddID: string): boolean {
   if (pattern === oddID) return true;
-  // Most patterns are exact oddIDs: without the wildcard's letters, none can name it, and nothing need be split.
-  if (!pattern.includes(PLAYER_ID_WILDCARD)) return false;
   const wanted = splitOddID(pattern);
   if (wanted?.statEntityID !== PLAYER_ID_WILDCARD) return false;
   const candidate = splitOddID(oddID);

@@ -1,9 +1,9 @@
 import { eventProto, eventQuery, HOUR, NOW } from "../test/fixtures";
+import { oddId } from "@odds/proto";
 import {
   factsOf,
   FULL_SHAPE,
   isStale,
-  oddIDsWanted,
   type PlanScope,
   planAllowsEvent,
   selectedOddIDs,
@@ -119,7 +119,7 @@ describe("odds shaping", () => {
 
   it("matches any player's prop with PLAYER_ID in the statEntityID slot, and never a team market", () => {
     const prop = contract.odds["disposals-JOHN_SMITH_1_AFL-game-ou-over"]!;
-    const wanted = (pattern: string, oddID: string) => oddIDsWanted({ ...FULL_SHAPE, oddIDs: [pattern] })(oddID);
+    const wanted = (pattern: string, oddID: string) => oddId.oddIDFilter([pattern])(oddID);
     expect(wanted("disposals-PLAYER_ID-game-ou-over", prop.oddID)).toBe(true);
     expect(wanted("disposals-PLAYER_ID-game-ou-under", prop.oddID)).toBe(false);
     expect(wanted("points-PLAYER_ID-game-ml-home", contract.odds["points-home-game-ml-home"]!.oddID)).toBe(false);

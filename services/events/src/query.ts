@@ -246,15 +246,6 @@ function shapeSide(side: ContractOdds, shape: OddsShape): ContractOdds | undefin
 }
 
 /**
- * Whether the shape's oddID filter names an oddID (every oddID when it has none): an entry matches
- * exactly, or with PLAYER_ID in the statEntityID slot matching any player prop. Made once per read of an
- * event, not per side: its patterns are looked at once.
- */
-export function oddIDsWanted(shape: OddsShape): (oddID: string) => boolean {
-  return oddId.oddIDFilter(shape.oddIDs);
-}
-
-/**
  * Whether `shapeEvent` can be given only the sides whose oddID the filter names (plus, with
  * includeOpposingOdds, their opposing sides) and render what it renders from every side: true when
  * an oddID filter is set and consensus and fair prices need no re-take over the plan's bookmakers
@@ -269,7 +260,7 @@ export function selectedOddIDs(odds: Record<string, ContractOdds>, shape: OddsSh
   const all = Object.keys(odds);
   if (shape.oddIDs.length === 0 && shape.playerIDs.length === 0) return all;
   const keep = new Set<string>();
-  const wanted = oddIDsWanted(shape);
+  const wanted = oddId.oddIDFilter(shape.oddIDs);
   for (const oddID of all) {
     const side = odds[oddID] as ContractOdds;
     const byOddID = wanted(side.oddID);

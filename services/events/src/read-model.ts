@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { CursorCodec, packJsonSync, unpackJson } from "@odds/platform";
-import { pricing } from "@odds/proto";
+import { oddId, pricing } from "@odds/proto";
 import { LRUCache } from "lru-cache";
 import {
   compareOrder,
@@ -12,7 +12,6 @@ import {
   FULL_SHAPE,
   isStale,
   keepsOnlyNamedSides,
-  oddIDsWanted,
   type OddsShape,
   type PagePosition,
   pagePositionSchema,
@@ -301,7 +300,7 @@ export class PreparedEvent {
         parsed.set(sides[at] as number, JSON.parse(restamped.toString("utf8")) as ContractOdds);
       });
     };
-    parse(sidesWhere(order, oddIDsWanted(shape)));
+    parse(sidesWhere(order, oddId.oddIDFilter(shape.oddIDs)));
     if (shape.includeOpposingOdds) {
       const opposing = new Set<string>();
       for (const side of parsed.values()) if (side.opposingOddID) opposing.add(side.opposingOddID);

@@ -1,10 +1,11 @@
+import { oddId } from "@odds/proto";
 import {
   deriveMarket,
   entityKind,
   marketGroupID,
-  matchesOddIDFilter,
   parseOddID,
   periodName,
+  type MarketDefinition,
 } from "./market-definition";
 
 describe("market derivation from the oddID", () => {
@@ -100,11 +101,10 @@ describe("market derivation from the oddID", () => {
 
   test("the PLAYER_ID wildcard in an oddID filter matches every player prop with the other slots equal", () => {
     const prop = deriveMarket("disposals-JOHN_SMITH_1_AFL-game-ou-over")!;
-    expect(matchesOddIDFilter(prop, "disposals-PLAYER_ID-game-ou-over")).toBe(true);
-    expect(matchesOddIDFilter(prop, "disposals-PLAYER_ID-game-ou-under")).toBe(false);
-    expect(matchesOddIDFilter(deriveMarket("disposals-all-game-ou-over")!, "disposals-PLAYER_ID-game-ou-over")).toBe(
-      false,
-    );
-    expect(matchesOddIDFilter(prop, "disposals-JOHN_SMITH_1_AFL-game-ou-over")).toBe(true);
+    const wanted = (market: MarketDefinition, pattern: string) => oddId.oddIDFilter([pattern])(market.oddID);
+    expect(wanted(prop, "disposals-PLAYER_ID-game-ou-over")).toBe(true);
+    expect(wanted(prop, "disposals-PLAYER_ID-game-ou-under")).toBe(false);
+    expect(wanted(deriveMarket("disposals-all-game-ou-over")!, "disposals-PLAYER_ID-game-ou-over")).toBe(false);
+    expect(wanted(prop, "disposals-JOHN_SMITH_1_AFL-game-ou-over")).toBe(true);
   });
 });

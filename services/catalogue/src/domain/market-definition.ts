@@ -134,8 +134,3 @@ function propTypeOf(groupID: string, kind: ReturnType<typeof entityKind>): PropT
   if (kind === "side") return groupID.split("-")[1] === "all" ? "game_prop" : "team_prop";
   return "other_prop";
 }
-
-/** The oddID filter: exact, or with the literal PLAYER_ID in the entity slot matching every player prop. */
-export function matchesOddIDFilter(market: MarketDefinition, pattern: string): boolean {
-  return oddId.matchesOddIDPattern(pattern, market.oddID);
-}

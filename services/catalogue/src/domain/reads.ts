@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { CursorCodec, InvalidArgumentError, requestedPageLimit } from "@odds/platform";
-import { filters, objects, pageLimits, planScope } from "@odds/proto";
+import { filters, objects, oddId, pageLimits, planScope } from "@odds/proto";
 import stableStringify from "safe-stable-stringify";
 import { z } from "zod";
 import {
@@ -11,7 +11,7 @@ import {
   type StatRecord,
   type TeamRecord,
 } from "./catalogue";
-import { matchesOddIDFilter, type MarketDefinition } from "./market-definition";
+import type { MarketDefinition } from "./market-definition";
 import { MarketViews, type MarketInView } from "./market-views";
 
 const { matchesFlag, matchesList } = filters;
@@ -227,6 +227,8 @@ export class CatalogueReads {
     const { cursor, limit: _limit, ...filters } = query;
     const catalogue = this.catalogue();
     const wantedBookmakers = new Set(query.bookmakerIDs);
+    // Exact, or with the literal PLAYER_ID in the entity slot matching every player prop; made once per page.
+    const wantsOddID = oddId.oddIDFilter(query.oddIDs);
     const inView = this.marketViews.lookup(catalogue, scope, query);
 
     const select = (market: MarketDefinition): MarketInView | undefined => {
@@ -247,7 +249,7 @@ export class CatalogueReads {
       catalogue.ordered<MarketDefinition>("markets", (m) => m.oddID),
       (market) => market.oddID,
       (market) =>
-        (query.oddIDs.length === 0 || query.oddIDs.some((pattern) => matchesOddIDFilter(market, pattern))) &&
+        wantsOddID(market.oddID) &&
         matchesList(query.statIDs, market.statID) &&
         matchesList(query.statEntityIDs, market.statEntityID) &&
         matchesList(query.periodIDs, market.periodID) &&
