@@ -43,7 +43,10 @@ describe("the services' malloc settings", () => {
     expect(defaults.churned - defaults.before).toBeGreaterThan(20);
     // Freed, they leave the tuned process (a few MiB of heap and code remain) ...
     expect(tuned.after - tuned.before).toBeLessThan(16);
-    // ... and stay in one on glibc's defaults: what SERVICE_MALLOC_ENV is there to prevent.
-    expect(defaults.after - defaults.before).toBeGreaterThan(40);
+    // ... and stay in one on glibc's defaults: what SERVICE_MALLOC_ENV is there to prevent. How
+    // much stays depends on where the collector happened to free Buffers during the churn (40 to
+    // 113 MiB on this machine, busy or idle; the tuned process keeps 5), so the bound sits well
+    // above what the tuned process may keep rather than near the defaults' lowest.
+    expect(defaults.after - defaults.before).toBeGreaterThan(24);
   });
 });

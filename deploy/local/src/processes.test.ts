@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { logTail, waitUntil } from "./processes";
+import { freePort, logTail, waitUntil } from "./processes";
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "processes-test-"))));
@@ -36,5 +37,53 @@ describe("waitUntil: a probe that never passes", () => {
         `--- last lines of ${a} ---\nstarted\nbatch 3 not acknowledged\n` +
         `--- last lines of ${b} ---\nstore resumed`,
     );
+  });
+});
+
+describe("freePort: a port for a process about to start", () => {
+  const listen = (port: number, host: string) =>
+    new Promise<Server>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject);
+      server.listen(port, host, () => resolve(server));
+    });
+  const close = (server: Server) => new Promise((resolve) => server.close(resolve));
+
+  it("draws below the kernel's ephemeral range, where outgoing connections cannot take it first", async () => {
+    const ephemeralFrom = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(ephemeralFrom);
+    }
+    // ... and each can be listened on, on every interface, as the services do.
+    await close(await listen(ports[0], "0.0.0.0"));
+  });
+
+  it("passes over a port something listens on, on loopback or on every interface", async () => {
+    // Two ports to draw from, both free a moment ago; the first is then taken on loopback only,
+    // which still stops a listen on every interface.
+    let base = await freePort();
+    const bindable = (port: number) =>
+      listen(port, "0.0.0.0")
+        .then(close)
+        .then(
+          () => true,
+          () => false,
+        );
+    while (!(await bindable(base + 1))) base = await freePort();
+    const taken = await listen(base, "127.0.0.1");
+    try {
+      const drawn = await Promise.all(Array.from({ length: 10 }, () => freePort({ from: base, below: base + 2 })));
+      expect(new Set(drawn)).toEqual(new Set([base + 1]));
+    } finally {
+      await close(taken);
+    }
+  });
+
+  it("falls back to a port the kernel hands out when it has no port to draw from", async () => {
+    const port = await freePort({ from: 30_000, below: 30_000 });
+    expect(port).toBeGreaterThan(0);
+    await close(await listen(port, "0.0.0.0"));
   });
 });

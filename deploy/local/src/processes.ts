@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, createWriteStream, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { randomInt } from "node:crypto";
+import { closeSync, createWriteStream, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -12,12 +13,48 @@ export interface ManagedProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-/** Asks the kernel for a free loopback port. */
-export function freePort(): Promise<number> {
+/** Where freePort draws from unless told otherwise: above the well-known and registered ports in common use. */
+const PORTS_FROM = 20_000;
+
+/**
+ * A free port for a process about to be started (a store, a service, a fault run's stand-in).
+ *
+ * Port 0 would have the kernel hand one out from its ephemeral range, the range every outgoing
+ * connection draws its own port from too: on a busy machine one of them can take the port between
+ * this check and the process's own listen, which then fails with EADDRINUSE. So the port is drawn at
+ * random below that range (`range.below`, the range's first port by default) and kept only if it can
+ * be bound on every interface; port 0 is the fallback when the range is unknown, too small, or taken.
+ */
+export async function freePort(range: { from: number; below: number } = portsBelowEphemeral()): Promise<number> {
+  for (let attempt = 0; attempt < 20 && range.below > range.from; attempt++) {
+    const port = randomInt(range.from, range.below);
+    if (
+      await listenedPort(port).then(
+        () => true,
+        () => false,
+      )
+    )
+      return port;
+  }
+  return listenedPort(0);
+}
+
+/** The ports below the kernel's ephemeral range (Linux), or none where it cannot be read. */
+function portsBelowEphemeral(): { from: number; below: number } {
+  try {
+    const [first] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    return { from: PORTS_FROM, below: Number(first) || 0 };
+  } catch {
+    return { from: PORTS_FROM, below: 0 };
+  }
+}
+
+/** Listens on `port` on every interface, closes again, and gives the port that was bound. */
+function listenedPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "0.0.0.0", () => {
       const address = server.address();
       server.close(() =>
         typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),

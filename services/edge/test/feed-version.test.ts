@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "@odds/local";
 import { createGrpcClient, createLogger, startGrpcServer, type RunningGrpcServer } from "@odds/platform";
 import { events } from "@odds/proto";
 import { FeedVersion } from "../src/cache/feed-version";
@@ -22,15 +22,6 @@ const reaches = (feedVersion: FeedVersion, cycleAtMs: number) =>
     () => feedVersion.lastCycleAtMs === cycleAtMs,
     () => `feed version at ${feedVersion.lastCycleAtMs}, expected ${cycleAtMs}`,
   );
-
-/** A port nothing listens on (taken and let go), for an events service that is not up yet. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function startFakeEvents(feed: FakeFeed, port: number): Promise<RunningGrpcServer> {
   return startGrpcServer({ host: "127.0.0.1", port, logger, services: [eventsBinding(feed, logger)] });
