@@ -28,15 +28,16 @@ const PORTS_FROM = 20_000;
 export async function freePort(range: { from: number; below: number } = portsBelowEphemeral()): Promise<number> {
   for (let attempt = 0; attempt < 20 && range.below > range.from; attempt++) {
     const port = randomInt(range.from, range.below);
-    if (
-      await listenedPort(port).then(
-        () => true,
-        () => false,
-      )
-    )
-      return port;
+    if (await bindable(port)) return port;
   }
   return listenedPort(0);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return listenedPort(port).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The ports below the kernel's ephemeral range (Linux), or none where it cannot be read. */
