@@ -44,9 +44,10 @@ describe("the services' malloc settings", () => {
     // Freed, they leave the tuned process (a few MiB of heap and code remain) ...
     expect(tuned.after - tuned.before).toBeLessThan(16);
     // ... and stay in one on glibc's defaults: what SERVICE_MALLOC_ENV is there to prevent. How
-    // much stays depends on where the collector happened to free Buffers during the churn (40 to
-    // 113 MiB on this machine, busy or idle; the tuned process keeps 5), so the bound sits well
-    // above what the tuned process may keep rather than near the defaults' lowest.
+    // much stays depends on where the collector happened to free Buffers during the churn (52 to
+    // 113 MiB in runs on this machine, busy or idle, and 39.5 in one CI run; the tuned process keeps
+    // 5), so the bound sits well above what the tuned process may keep rather than near the
+    // defaults' lowest.
     expect(defaults.after - defaults.before).toBeGreaterThan(24);
   });
 });
