@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { BookmakerPrice, EventState } from "./model";
 import { contentFingerprint } from "./observation-stamps";
 
@@ -40,5 +41,33 @@ describe("content fingerprint", () => {
 
   test("times in any number form are blanked", () => {
     expect(contentFingerprint(event({ priceMs: 1.5e21 }))).toBe(contentFingerprint(event({ priceMs: -4 })));
+  });
+
+  test("is SHA-256 of the event's JSON with every observation time written as 0", () => {
+    // Many prices, times of every length and sign, one at the very end of the text, a bookmaker named
+    // like the member and a non-ASCII name: what the reused buffer and the in-place blanking must get right.
+    const big = event({ eventName: "Ōkārito v Montréal" });
+    const side = big.odds["points-home-game-ml-home"] as EventState["odds"][string];
+    [0, -1, 7, 1.5e21, 1764547200000, -0.25].forEach((ms, index) => {
+      side.byBookmaker[`book${index}`] = price(`book${index}`, ms, `Name ${index} ✓`);
+    });
+    side.byBookmaker["lastUpdatedAtMs"] = price("lastUpdatedAtMs", 12);
+    const tail = { ...big, trailer: { note: "x", lastUpdatedAtMs: 99 } } as unknown as EventState;
+    const expected = (value: unknown) =>
+      createHash("sha256")
+        .update(JSON.stringify(value).replace(/([{,]"lastUpdatedAtMs":)-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, "$10"))
+        .digest("base64url");
+    expect(contentFingerprint(tail)).toBe(expected(tail));
+    expect(contentFingerprint(big)).toBe(expected(big));
+    // A smaller event after a larger one reads only its own bytes from the reused buffer, and back again.
+    expect(contentFingerprint(event())).toBe(expected(event()));
+    expect(contentFingerprint(tail)).toBe(expected(tail));
+  });
+
+  test("a member named like an observation time whose value is not a number is content", () => {
+    const named = (value: unknown) => ({ ...event(), extra: { lastUpdatedAtMs: value } }) as unknown as EventState;
+    expect(contentFingerprint(named("a"))).not.toBe(contentFingerprint(named("b")));
+    expect(contentFingerprint(named({ at: 1 }))).not.toBe(contentFingerprint(named({ at: 2 })));
+    expect(contentFingerprint(named(1))).toBe(contentFingerprint(named(2)));
   });
 });
