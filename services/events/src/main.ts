@@ -3,6 +3,7 @@ import {
   createLogger,
   Lifecycle,
   loadConfigOrExit,
+  serviceRelease,
   setHeapGrowingPercent,
   startGrpcServer,
   startMetricsServer,
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
 
   const mongo = await connectMongo(config.EVENTS_MONGODB_URI, { appName: "events", logger });
-  const model = new EventReadModel({ fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS });
+  const release = serviceRelease(__dirname);
+  logger.info({ release }, "code release, named in every page tag");
+  const model = new EventReadModel({ fairOddsBookmakers: config.FAIR_ODDS_BOOKMAKERS, release });
   const preparer = new EventPreparer();
   const feed = new ReadModelSync(new EventStore(mongo.db), model, logger, preparer);
   await feed.load();

@@ -120,6 +120,29 @@ describe("PreparedEvent, restamped copies", () => {
   });
 });
 
+describe("EventReadModel.list, the code's release", () => {
+  it("names it in the page's tag and its items': replicas of one release agree, another release confirms neither", () => {
+    const replica = (release: string) => {
+      const model = new EventReadModel({ release });
+      model.apply([prepared("A", NOW + HOUR, "P_A"), prepared("B", NOW + 2 * HOUR, "P_B")], state(1));
+      return model;
+    };
+    const page = (model: EventReadModel, held = {}) =>
+      model.list(eventQuery(), ALL, { limit: 10, cursor: "" }, NOW, held);
+    const held = page(replica("release-1"));
+    expect(page(replica("release-1")).tag).toBe(held.tag);
+    expect(page(replica("release-1"), { tag: held.tag }).unchanged).toBe(true);
+
+    const next = replica("release-2");
+    const renewed = page(next, { tag: held.tag, itemTags: held.itemTags });
+    // Every item sent whole: none is taken for one the caller holds from the other release.
+    expect(renewed.unchanged).toBe(false);
+    expect(renewed.tag).not.toBe(held.tag);
+    expect(renewed.itemTags.filter((tag) => held.itemTags.includes(tag))).toEqual([]);
+    expect(renewed.items.map((item) => item.toString("utf8"))).toEqual(held.items.map((item) => item.toString("utf8")));
+  });
+});
+
 describe("EventReadModel.list, stale events", () => {
   it("serves an event turned stale with info.stale true and every other byte as served fresh", () => {
     const proto = eventProto({ eventId: "A", startsAtMs: NOW + HOUR, playerId: "P_A" });

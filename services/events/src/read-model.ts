@@ -397,9 +397,10 @@ const HELD_ITEM = Buffer.alloc(0);
 const ITEM_TAG_BYTES = 16;
 
 /**
- * Bytes of the shape's part of an item's tag: 64 bits of its SHA-256. Under one cache key of the edge's (route,
- * query, plan scope) the shape still moves with this service's settings (`FAIR_ODDS_BOOKMAKERS`), between replicas
- * during a rollout for one, and an item held in another shape must be sent whole.
+ * Bytes of the shape's part of an item's tag (the shape and the code's release): 64 bits of its SHA-256. Under one
+ * cache key of the edge's (route, query, plan scope) the shape still moves with this service's settings
+ * (`FAIR_ODDS_BOOKMAKERS`) and its release, between replicas during a rollout for one, and an item held in another
+ * shape or rendered by another release must be sent whole.
  */
 const SHAPE_TAG_BYTES = 8;
 
@@ -452,14 +453,17 @@ function firstIndex(items: readonly PreparedEvent[], isAtOrAfter: (event: Prepar
 export class EventReadModel {
   /** Sharp and exchange bookmakers fair prices are re-taken from for plans that show only some bookmakers. */
   private readonly fairOddsBookmakers: readonly string[];
+  /** The code's release (`serviceRelease`): named in every tag, so a page another release rendered is never confirmed. */
+  private readonly release: string;
   private byID = new Map<string, PreparedEvent>();
   /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups. */
   private readonly v1Index = new V1Index();
   private ordered: readonly PreparedEvent[] = [];
   private state: FeedState = { version: 0, cycleId: "", lastCycleAtMs: 0, observedAtMs: 0 };
 
-  constructor(options: { fairOddsBookmakers?: readonly string[] } = {}) {
+  constructor(options: { fairOddsBookmakers?: readonly string[]; release?: string } = {}) {
     this.fairOddsBookmakers = options.fairOddsBookmakers ?? pricing.DEFAULT_FAIR_ODDS_BOOKMAKERS;
+    this.release = options.release ?? "";
   }
 
   get feedState(): FeedState {
@@ -498,9 +502,9 @@ export class EventReadModel {
   }
 
   /**
-   * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape,
-   * each event's content, stamps and staleness, and the next cursor; each item by its event's part of
-   * that and the shape. A caller that holds the page of `held.tag` gets it back as unchanged,
+   * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape and
+   * the code's release, each event's content, stamps and staleness, and the next cursor; each item by its
+   * event's part of that, the shape and the release. A caller that holds the page of `held.tag` gets it back as unchanged,
    * without the items being made or sent; one that holds items of `held.itemTags` gets those empty
    * (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
    */
@@ -513,7 +517,8 @@ export class EventReadModel {
   ): TaggedEventPage {
     const shape = shapeFor(query, plan, this.fairOddsBookmakers);
     const { served, nextCursor } = this.select(query, plan, page, nowMs, cursorCodec, cursorBinding(query));
-    const shapeKey = shapeIdentity(shape);
+    // What renders each item the same way: the shape and the code's release. Page and item tags both name it.
+    const shapeKey = `${this.release}\n${shapeIdentity(shape)}`;
     const hash = createHash("sha256").update(shapeKey).update(`\n${nextCursor}`);
     for (const event of served) hash.update(`\n${event.tagPart(nowMs)}`);
     const tag = hash.digest("base64url");

@@ -2,6 +2,7 @@ import {
   createLogger,
   loadConfigOrExit,
   Lifecycle,
+  serviceRelease,
   setHeapGrowingPercent,
   startGrpcServer,
   startMetricsServer,
@@ -35,11 +36,14 @@ async function main(): Promise<void> {
 
   const recorder = new QuoteRecorder(stores.live, books, eventRefs);
   const historyStarts = new v1.HistoryStarts(config.HISTORY_CONVERTED_LEAGUES);
+  const release = serviceRelease(__dirname);
+  logger.info({ release }, "code release, named in every page tag");
   const reader = new TickReader(stores.live, stores.archive, eventRefs, {
     liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
     archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
     liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
     historyStarts,
+    release,
   });
   const archiver = new Archiver(stores.live, stores.archive, {
     retentionDays: config.HISTORY_LIVE_RETENTION_DAYS,

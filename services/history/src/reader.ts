@@ -82,6 +82,8 @@ export interface TickReaderOptions {
   now?: () => number;
   /** Where each league's v1 history starts. */
   historyStarts: v1.HistoryStarts;
+  /** The code's release (`serviceRelease`): named in every page tag, so a page another release rendered is never confirmed. */
+  release?: string;
 }
 
 /**
@@ -151,7 +153,9 @@ export class TickReader {
     const keeps = isV1 ? v1TickFilter(marketIDs, outcomeIDs) : oddId.oddIDFilter(oddIDs);
     const plans = await this.planTiers(window);
     // Only a page read from every tier it needs is tagged: a page with a notice is never renewed as it is.
-    const tag = plans.notice ? "" : pageTag({ fingerprint, limit, window, position: position ?? null }, plans);
+    const tag = plans.notice
+      ? ""
+      : pageTag({ release: this.options.release ?? "", fingerprint, limit, window, position: position ?? null }, plans);
     if (tag !== "" && query.ifTag === tag)
       return { ...EMPTY_PAGE, tag, unchanged: true, ...(isV1 ? { objects: 0 } : {}) };
     const page = await this.readPlanned(window, plans, position, limit, keeps);
@@ -251,9 +255,9 @@ interface TierPlans {
 }
 
 /**
- * A page's tag: what it was asked (query, page size, window as resolved, position) and what each tier held for the
- * window when it was read. The same tag is the same page: ticks are only added to a bucket, each rewrite bumps its
- * version, and a page is rendered from its ticks alone.
+ * A page's tag: the code's release, what it was asked (query, page size, window as resolved, position) and what each
+ * tier held for the window when it was read. The same tag is the same page: ticks are only added to a bucket, each
+ * rewrite bumps its version, and one release renders a page from its ticks alone.
  */
 function pageTag(asked: Record<string, unknown>, plans: TierPlans): string {
   return createHash("sha256")

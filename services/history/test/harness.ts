@@ -92,6 +92,8 @@ export async function startHistory(options: {
   archiveReadTimeoutMs?: number;
   liveReadTimeoutMs?: number;
   layout?: TickLayout;
+  /** The code's release its page tags name (main.ts: `serviceRelease`). */
+  release?: string;
 }): Promise<HistoryUnderTest> {
   const stores = await connectHistoryStores(
     { live: options.liveUri ?? testMongoUri("history_live"), archive: options.archiveUri },
@@ -108,6 +110,7 @@ export async function startHistory(options: {
     liveReadTimeoutMs: options.liveReadTimeoutMs ?? 3_000,
     ...(options.readCapPerTier ? { readCapPerTier: options.readCapPerTier } : {}),
     historyStarts: new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES),
+    ...(options.release === undefined ? {} : { release: options.release }),
   });
   const archiver = new Archiver(stores.live, stores.archive, { retentionDays: 28, batchSize: 500, logger });
   const server: RunningGrpcServer = await startGrpcServer({

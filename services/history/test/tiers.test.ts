@@ -179,6 +179,36 @@ describe.each(TICK_LAYOUTS)(
       // Some 150 page reads across two FerretDB servers: took 47 s with the machine's load average at 24.
     }, 180_000);
 
+    it("tags a page by the code's release too: a replica of another release over the same stores never confirms it", async () => {
+      const event = await recordStraddlingEvent(service);
+      const whole = { ...window(event), limit: 5000 };
+      const liveUri = `${process.env.TEST_MONGODB_URL}/${service.stores.liveDb.databaseName}`;
+      const replica = (release: string) =>
+        startHistory({
+          liveUri,
+          archiveUri: `${archiveServer.url}/history_archive`,
+          archiveReadTimeoutMs: 15_000,
+          layout,
+          release,
+        });
+      const [before, twin, after] = [
+        await replica("release-1"),
+        await replica("release-1"),
+        await replica("release-2"),
+      ];
+      try {
+        const held = await before.list(whole);
+        // Replicas of one release agree on a page's tag; another release answers the same page under another.
+        expect((await twin.list({ ...whole, ifTag: held.tag })).unchanged).toBe(true);
+        const renewed = await after.list({ ...whole, ifTag: held.tag });
+        expect([renewed.unchanged, renewed.items]).toEqual([false, held.items]);
+        expect(renewed.tag).not.toBe(held.tag);
+        expect((await after.list({ ...whole, ifTag: renewed.tag })).unchanged).toBe(true);
+      } finally {
+        await Promise.all([before.stop(), twin.stop(), after.stop()]);
+      }
+    });
+
     it("tags a page by the buckets it was read from: a renewal of the same page is unchanged, a new tick or a move is not", async () => {
       const event = await recordStraddlingEvent(service);
       const whole = { ...window(event), limit: 5000 };

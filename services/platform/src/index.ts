@@ -23,3 +23,4 @@ export * from "./shared-instances";
 export * from "./key-revision";
 export * from "./redis";
 export * from "./heap-growth";
+export * from "./code-identity";
