@@ -29,7 +29,7 @@
 # Measured (1,000 documents of 60 KB): a replaceOne by _id 145 ms before, 2 ms after; in a per-event
 # history collection of 168 buckets, a rewrite at {_id, v} 62 ms before, 4 ms after. (4) On a copy of
 # the benchmark's live history store (1,641 collections), FerretDB's CPU per findOne by _id of a
-# missing document: see README "FerretDB's find, one collection's metadata".
+# missing document: see docs/performance.md "FerretDB's find, one collection's metadata".
 # deploy/local/src/stores.test.ts reads the query plans through FerretDB's explain and runs a
 # bulkWrite of 250 replaceOne.
 set -euo pipefail

@@ -13,7 +13,7 @@ import { MongoClient } from "mongodb";
 /**
  * The simulated world of the benchmark: ≥ 600 current events, every market open, and a history of
  * ≥ 5 million ticks: the events of the last BENCH_BACKFILL_FULL_DAYS are backfilled with every market,
- * ~20 looks each (README "Backfill streamed").
+ * ~20 looks each (docs/performance.md "Backfill streamed").
  */
 export const DATASET_INGEST_ENV = {
   SIM_HORIZON_DAYS: process.env.BENCH_HORIZON_DAYS ?? "88",

@@ -11,7 +11,8 @@ import type { ServiceName } from "./stack";
  * the edge for idle and started a full collection every 150-250 ms. Without it, V8 still collects when the heap
  * reaches its limit and when Buffers outgrow theirs ("external memory pressure"). On cold pages of 100 events and
  * of history, the edge's CPU an answer fell by a third or more; the cost is memory: an edge gone quiet keeps its
- * last burst's garbage, 50-70 MB more than with the reducer (README "The edge without V8's memory reducer").
+ * last burst's garbage, 50-70 MB more than with the reducer (docs/performance.md "The edge without V8's memory
+ * reducer").
  */
 export const SERVICE_NODE_FLAGS: Readonly<Partial<Record<ServiceName, readonly string[]>>> = {
   edge: ["--no-memory-reducer"],

@@ -10,9 +10,9 @@ export const PREPARE_WORKER = join(__dirname, "prepare-worker.js");
 /**
  * The preparation thread's young generation, in MB (V8's own is 48: three semi-spaces of 16). Its heap holds
  * 23-24 MB between cycles and allocates in bursts of rendering and packing: with V8's own sizes it stood at 73-77
- * MB committed, with this at 43-55, and the events service ran 20-25 MB lower over a probe's cycles (README
- * "The events service's memory, looked at once more") for no CPU measured beyond the noise. The serving thread
- * keeps V8's own: there a smaller young generation cost cold reads CPU.
+ * MB committed, with this at 43-55, and the events service ran 20-25 MB lower over a probe's cycles
+ * (docs/performance.md "The events service's memory, looked at once more") for no CPU measured beyond the noise. The
+ * serving thread keeps V8's own: there a smaller young generation cost cold reads CPU.
  */
 export const PREPARATION_YOUNG_GENERATION_MB = 12;
 

@@ -67,7 +67,7 @@ function markedStale(fresh: Buffer): Buffer {
  * ~700,000 prices is ~800 MB of JSON); the bytes served lately are kept unpacked here, bounded by
  * size, so a hot event costs no unpacking and memory stays flat whatever the world's size. A third
  * of this bound saved the service 22-28 MB for a fifth more of its CPU on cold pages of 100 events
- * (README "Tried and not adopted: a smaller served-bytes cache").
+ * (docs/performance.md "Tried and not adopted: a smaller served-bytes cache").
  */
 const SERVED_BYTES_MAX = 48 * 1024 * 1024;
 const servedBytes = new LRUCache<string, Buffer>({
@@ -453,7 +453,7 @@ function firstIndex(items: readonly PreparedEvent[], isAtOrAfter: (event: Prepar
 export class EventReadModel {
   /** Sharp and exchange bookmakers fair prices are re-taken from for plans that show only some bookmakers. */
   private readonly fairOddsBookmakers: readonly string[];
-  /** The code's release (`serviceRelease`): named in every tag, so a page another release rendered is never confirmed. */
+  /** The code's release (`serviceRelease`): named in every tag, so no page another release rendered is confirmed. */
   private readonly release: string;
   private byID = new Map<string, PreparedEvent>();
   /** ev_ id, bookmakerID:id and pl_ id -> internal id: the v1 lookups. */
@@ -504,8 +504,8 @@ export class EventReadModel {
   /**
    * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape and
    * the code's release, each event's content, stamps and staleness, and the next cursor; each item by its
-   * event's part of that, the shape and the release. A caller that holds the page of `held.tag` gets it back as unchanged,
-   * without the items being made or sent; one that holds items of `held.itemTags` gets those empty
+   * event's part of that, the shape and the release. A caller that holds the page of `held.tag` gets it
+   * back as unchanged, without the items being made or sent; one that holds items of `held.itemTags` gets those empty
    * (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
    */
   list(

@@ -22,7 +22,7 @@ export const configSchema = baseConfigSchema.extend({
    * V8's heap growing factor for this process, as `--heap-growing-percent` (0: V8's own). A cycle's calls make
    * short-lived objects fast, and V8's own factor let the heap grow to about three times what survived; at 50 the
    * first cycle after a start (every event's books rebuilt) peaked at about 215 MB instead of 295-310, for no CPU
-   * measured (README "History's calls recorded event by event").
+   * measured (docs/performance.md "History's calls recorded event by event").
    */
   HISTORY_HEAP_GROWING_PERCENT: env.heapGrowingPercent(50),
   /** Leagues whose v1 history starts at the converted recordings (2025-12-22); the others start 2026-10-08. */

@@ -82,7 +82,7 @@ export interface TickReaderOptions {
   now?: () => number;
   /** Where each league's v1 history starts. */
   historyStarts: v1.HistoryStarts;
-  /** The code's release (`serviceRelease`): named in every page tag, so a page another release rendered is never confirmed. */
+  /** The code's release (`serviceRelease`): named in every page tag, so no page another release rendered is confirmed. */
   release?: string;
 }
 

@@ -147,7 +147,7 @@ export function decodeBucket(bucket: Pick<BucketDocument, "eventID" | "hour" | "
   const day = utcDay(bucket.hour);
   // Built field by field, not by spreading the parsed tick: objects made that way cost about three times as much
   // to make and twice as much to render (a page of 5,000 ticks decoded and rendered: 49-53 ms spread, 20-21 ms
-  // field by field, on this machine; README "History pages decoded field by field").
+  // field by field, on this machine; docs/performance.md "History pages decoded field by field").
   return stored.map((tick) => ({
     _id: tick._id,
     eventID,

@@ -300,8 +300,8 @@ export class TickTier {
    * since its last read; a window ends at the present at the latest) reads each hour by `_id`, the one query
    * FerretDB answers from an index; a longer window lists its hours in one query. On FerretDB any other query
    * reads and decodes every bucket of the event whole, ticks included, whatever the window: for an upcoming
-   * event with 23 hour buckets, the last two hours cost 42-98 ms listed and 5-18 ms by `_id` (README "History:
-   * short windows by `_id`").
+   * event with 23 hour buckets, the last two hours cost 42-98 ms listed and 5-18 ms by `_id` (docs/performance.md
+   * "History: short windows by `_id`").
    */
   private async windowBuckets(window: TickWindow): Promise<BucketDocument[]> {
     const collection = this.buckets(window.eventID);

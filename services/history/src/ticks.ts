@@ -163,8 +163,8 @@ export function diffSnapshot(held: HeldQuotes, snapshot: BookSnapshot): { ticks:
  * contract object (every nullable field present, in the contract's order; stores may drop nulls), written as one
  * template per tick. A page repeats a few strings (its event, some oddIDs and bookmakers, prices like "+150") and
  * the instants of a few cycles, so each string's JSON and each instant's ISO form are made once per page: 0.8 µs a
- * tick on this machine against 1.6 for a contract object built and stringified (README "History ticks rendered
- * by template").
+ * tick on this machine against 1.6 for a contract object built and stringified (docs/performance.md "History ticks
+ * rendered by template").
  */
 export function renderTicks(ticks: readonly TickDocument[]): Buffer[] {
   const quoted = new Map<string, string>();

@@ -87,7 +87,8 @@ export interface ReplaySettings {
 /**
  * The replay's kickoff windows: 2 hours hold a few events of all leagues, so a piece stays small
  * however long or dense the backfill (one fully observed event is ~25 looks of ~1,600 quotes from two
- * sources; 6-hour windows peaked at 62,000 quotes a piece and ~100 MB more heap, README "Backfill streamed").
+ * sources; 6-hour windows peaked at 62,000 quotes a piece and ~100 MB more heap, docs/performance.md "Backfill
+ * streamed").
  */
 const REPLAY_WINDOW_MS = 2 * HOUR_MS;
 /** Windows step past `now` this far (events kicking off soon were observed at their markets' opening), then one open window. */

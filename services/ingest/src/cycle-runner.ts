@@ -81,7 +81,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
  * Backfill calls to history: a call's quotes bound history's peak memory (each is decoded, diffed into
  * ticks and encoded into buckets at once; calls of 120 000 quotes, chosen while every FerretDB look-up
  * scanned its collection, raised its peak RSS by ~50 MB on a 7-day dataset). With look-ups by `_id` index, calls of
- * 30 000 quotes (the regular cycle's bound) cost no more wall time (README "History memory").
+ * 30 000 quotes (the regular cycle's bound) cost no more wall time (docs/performance.md "History memory").
  */
 export const BACKFILL_BATCH_LIMITS: BatchLimits = {
   eventsPerCall: 200,
@@ -254,7 +254,7 @@ export class CycleRunner {
   /**
    * Builds the cycle at `at` event by event and writes it as it goes: each event is normalised,
    * compared with what events hold and queued; history's and events' calls go as they fill, while
-   * the next events are built (README "Ingest memory").
+   * the next events are built (docs/performance.md "Ingest memory").
    */
   async runCycle(at: Date, options: CycleOptions = {}): Promise<CycleReport> {
     const cycleID = options.cycleID ?? cycleIdAt(at);

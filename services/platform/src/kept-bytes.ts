@@ -1,8 +1,9 @@
 /**
  * Bytes kept for long (a cached answer, a packed rendering, a market book) should hold only themselves. A Buffer under
  * 4 KB is cut from an 8 KB slab shared by all small Buffers, and zlib's output of a small input is a view of its 16 KB
- * output chunk: kept, a 1.4 KB packed book held 16 KB, a 900-byte answer 8 KB (README "The answer cache counts what it
- * holds"). A structured clone to or from a worker copies the whole block a view is cut from, so the copy holds it too.
+ * output chunk: kept, a 1.4 KB packed book held 16 KB, a 900-byte answer 8 KB (docs/performance.md "The answer cache
+ * counts what it holds"). A structured clone to or from a worker copies the whole block a view is cut from, so the copy
+ * holds it too.
  */
 
 /** The same bytes viewed as a Buffer, uncopied: a structured clone or a driver gives a Buffer back as a Uint8Array. */

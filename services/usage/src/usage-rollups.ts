@@ -58,8 +58,8 @@ export class UsageRollups {
    * which is read as "already counted".
    *
    * Numbers replaced the ids for the edge: FerretDB decodes and rewrites the whole rollup on every update, and a list
-   * of 1,000 ids made the two updates of each key's batch, once a second, the shared FerretDB's largest cost (README
-   * "Usage batches numbered").
+   * of 1,000 ids made the two updates of each key's batch, once a second, the shared FerretDB's largest cost
+   * (docs/performance.md "Usage batches numbered").
    */
   async record(batch: BatchIdentity, keyID: string, atMs: number, requests: number, entities: number): Promise<void> {
     if (requests === 0 && entities === 0) return;

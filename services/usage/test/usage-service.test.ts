@@ -252,7 +252,8 @@ describe("usage batches named by an id on the real store (a sender that does not
     await sendFor("b-0");
     const day = await store.db.collection("usage_rollups").findOne({ _id: `${many}:day:2026-11-22` as never });
     expect(day).toMatchObject({ requests: 300, entities: 300 });
-    // The list is bounded ($slice) on MongoDB only: FerretDB 1.24 ignores $slice in $push (README "Usage batches numbered").
+    // The list is bounded ($slice) on MongoDB only: FerretDB 1.24 ignores $slice in $push (docs/performance.md "Usage
+    // batches numbered").
   });
 });
 

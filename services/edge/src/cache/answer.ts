@@ -25,15 +25,16 @@ const ENCODING_ROOM = 0.125;
 /**
  * What a kept answer holds beyond its bytes: the Answer, its encodings' promises, its ETag, each Buffer's
  * objects (a Buffer, its ArrayBuffer and backing store), the cache's entry, key map and slots. Measured at 1.4-1.9 KB
- * of heap an answer, 20,000 small answers with none to two encodings (README "The answer cache counts what it holds").
+ * of heap an answer, 20,000 small answers with none to two encodings (docs/performance.md "The answer cache counts what
+ * it holds").
  */
 export const ANSWER_OVERHEAD_BYTES = 2048;
 
 /**
  * Counted for each part of an answer in parts and each item it keeps for the next rendering to share. A view of a
  * Buffer measured at 107 bytes of heap with its array slot, a Buffer of its own at 193; an item is both an item and
- * a part, and most are views, so this covers the objects with room (README "Renderings that share their unchanged
- * items").
+ * a part, and most are views, so this covers the objects with room (docs/performance.md "Renderings that share their
+ * unchanged items").
  */
 export const PART_OVERHEAD_BYTES = 128;
 

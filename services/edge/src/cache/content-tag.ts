@@ -14,7 +14,7 @@ export async function loadContentTags(): Promise<void> {
  * A strong validator of these bytes (of their concatenation, when given in parts: the same tag as the bytes joined):
  * XXH3's 128-bit hash, base64url (22 characters). It only has to tell one representation of a URL from the next, so a
  * fast non-cryptographic hash serves: SHA-256 of each cold answer took a sixth of the edge's CPU, and this takes about
- * a quarter of SHA-256's time (README "ETags by XXH3").
+ * a quarter of SHA-256's time (docs/performance.md "ETags by XXH3").
  */
 export function contentTag(bytes: Uint8Array | readonly Uint8Array[]): string {
   if (!hasher) throw new Error("content tags are not loaded: await loadContentTags() before making answers");

@@ -5,8 +5,8 @@ import { edgeMetrics } from "../system/metrics";
  * An answer's bytes, as the cache keeps them: one Buffer, or, for a large page renewed while most of its items stayed
  * as they were, parts that share those items' memory with the rendering it renews. A client still reading an older
  * rendering holds it until the last byte is sent, so on a hot page of megabytes that changes while a cycle is written,
- * renderings that each held a whole page of their own were what the edge's peak was made of (README "Renderings that
- * share their unchanged items").
+ * renderings that each held a whole page of their own were what the edge's peak was made of (docs/performance.md
+ * "Renderings that share their unchanged items").
  */
 export interface Rendering {
   /** The answer is these bytes in order. */

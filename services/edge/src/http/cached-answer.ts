@@ -40,9 +40,10 @@ export async function sendAnswer(ctx: Context, answer: Answer): Promise<void> {
 
 /**
  * An answer's parts as a response body. Koa pipes a stream body to the response; piped, each part waited for the
- * last to drain, and a 38 MB page of 200 parts took a fifth more CPU to send than one Buffer (README "Renderings that
- * share their unchanged items"). Written to a response, the parts are queued at once while it is corked, so the
- * socket takes them as one vectored write, as it takes one Buffer; any other reader is pushed them in order.
+ * last to drain, and a 38 MB page of 200 parts took a fifth more CPU to send than one Buffer (docs/performance.md
+ * "Renderings that share their unchanged items"). Written to a response, the parts are queued at once while it is
+ * corked, so the socket takes them as one vectored write, as it takes one Buffer; any other reader is pushed them in
+ * order.
  */
 class PartsBody extends Readable {
   constructor(private readonly parts: readonly Buffer[]) {

@@ -7,8 +7,8 @@ import type { Server } from "@grpc/grpc-js";
  * for the whole connection) lets a multi-megabyte message through 64 KB per round trip, shared by every call on the
  * connection, and each round trip waits for both processes to be scheduled: 16 concurrent big pages (a 10,000-market
  * page is 4.7 MB) crawled past their deadlines with both services idle, and each of ingest's 12 MB write calls took
- * 0.5-1.2 s to cross to an idle server while ingest built the next events (README "Write calls through a wide
- * window"). The receiver holds what the window admits only until it reads it.
+ * 0.5-1.2 s to cross to an idle server while ingest built the next events (docs/performance.md "Write calls through a
+ * wide window"). The receiver holds what the window admits only until it reads it.
  */
 export const FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024;
 

@@ -140,7 +140,7 @@ export function preMatchExpectation(seed: string, event: ScheduledEvent, atMs: n
 const expectations = new Map<string, Expectation>();
 /**
  * A cycle generates its events one at a time, so a few events' instants are all the reuse there is; held
- * longer, the memo was a standing part of ingest's heap between cycles (README "Ingest memory").
+ * longer, the memo was a standing part of ingest's heap between cycles (docs/performance.md "Ingest memory").
  */
 const EXPECTATIONS_HELD = 5_000;
 

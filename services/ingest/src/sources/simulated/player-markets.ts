@@ -148,7 +148,8 @@ function overUnder(stat: PlayerStat, entity: string, at: number): SideProbabilit
 const modelsByPlayer = new Map<string, MarketModel[]>();
 /**
  * The players of the events being generated (a cycle's one at a time, a backfill window's few dozen):
- * 50,000 held every event's models between cycles, ~40 MB of ingest's standing heap (README "Ingest memory").
+ * 50,000 held every event's models between cycles, ~40 MB of ingest's standing heap (docs/performance.md "Ingest
+ * memory").
  */
 const PLAYER_MODELS_HELD = 5_000;
 
