@@ -505,8 +505,8 @@ export class EventReadModel {
    * One page of GET /v2/events/ for the caller's plan, tagged by what decides its bytes: the shape and
    * the code's release, each event's content, stamps and staleness, and the next cursor; each item by its
    * event's part of that, the shape and the release. A caller that holds the page of `held.tag` gets it
-   * back as unchanged, without the items being made or sent; one that holds items of `held.itemTags` gets those empty
-   * (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
+   * back as unchanged, without the items being made or sent; one that holds items of `held.itemTags` gets
+   * those empty (it has their bytes), so a renewal of a page of many events where a few changed costs those few.
    */
   list(
     query: EventQuery,

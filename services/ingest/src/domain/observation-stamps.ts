@@ -19,12 +19,15 @@ export interface EventStamps {
  */
 const OBSERVATION_TIME_KEY = Buffer.from('"lastUpdatedAtMs":');
 const ZERO = 0x30;
+const MINUS = 0x2d;
+
+function isDigit(byte: number): boolean {
+  return byte >= ZERO && byte <= 0x39;
+}
 
 /** A byte of a JSON number (`-?\d+(\.\d+)?([eE][+-]?\d+)?`); a number starts with `-` or a digit. */
 function inNumber(byte: number): boolean {
-  return (
-    (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x45 || byte === 0x65
-  );
+  return isDigit(byte) || byte === MINUS || byte === 0x2b || byte === 0x2e || byte === 0x45 || byte === 0x65;
 }
 
 /**
@@ -58,7 +61,7 @@ function blankObservationTimes(bytes: Buffer): Buffer {
   while (key >= 0) {
     const start = key + OBSERVATION_TIME_KEY.length;
     const first = bytes[start] ?? 0;
-    if (first === 0x2d || (first >= 0x30 && first <= 0x39)) {
+    if (first === MINUS || isDigit(first)) {
       let end = start + 1;
       while (end < bytes.length && inNumber(bytes[end] as number)) end++;
       written += bytes.copy(bytes, written, kept, start);
