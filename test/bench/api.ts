@@ -7,6 +7,7 @@ import {
   REPO_ROOT,
   SERVICE_NAMES,
   nodeFlagsFor,
+  SERVICE_NICENESS,
   startStack,
   stopChild,
   type Interruption,
@@ -808,6 +809,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       serviceNodeFlags: Object.fromEntries(
         SERVICE_NAMES.map((name) => [name, nodeFlagsFor(name, serviceNodeFlags[name])]),
       ),
+      // How far below the launcher's CPU priority each service ran (none: at it).
+      serviceNiceness: SERVICE_NICENESS,
       ingestIntervalMs: Number(process.env.BENCH_INGEST_INTERVAL_MS ?? 120_000),
       stackServingSeconds: (servingAt - startedAt) / 1000,
       ingestCycles: cycles,

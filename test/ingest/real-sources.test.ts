@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startStack, type RunningStack } from "@odds/local";
+import { SERVICE_NAMES, SERVICE_NICENESS, startStack, threadNiceness, type RunningStack } from "@odds/local";
 import { getV2 } from "../support/e2e";
 import { FIXTURE_KEYS, UpstreamFixtureServer } from "../support/upstream/fixture-server";
 
@@ -150,5 +150,17 @@ describe("ingest on both real feeds (fixture server)", () => {
     expect(upstream.requestsTo(/\/v2\/events/).some((r) => r.status === 404)).toBe(true);
     expect(upstream.requestsTo(/\/v4\/sports\/aussierules_afl\/events\/.+\/odds/).length).toBeGreaterThan(0);
     expect(upstream.creditsUsed).toBeGreaterThan(0);
+  });
+});
+
+describe("ingest on one host with the read path", () => {
+  test("runs below the launcher's CPU priority, every thread of it, and every other service at it", () => {
+    const own = threadNiceness().get(process.pid)!;
+    expect(SERVICE_NICENESS.ingest).toBeGreaterThan(0);
+    for (const name of SERVICE_NAMES) {
+      const expected = Math.min(19, own + (SERVICE_NICENESS[name] ?? 0));
+      const threads = threadNiceness(stack.service(name).child.pid!);
+      expect([name, new Set(threads.values())]).toEqual([name, new Set([expected])]);
+    }
   });
 });

@@ -3,6 +3,8 @@ export * from "./stores";
 export * from "./stack";
 export * from "./malloc";
 export * from "./node-flags";
+export * from "./priority";
 export * from "./testing/stores";
 export * from "./supervisor";
 export * from "./interruption";
+export * from "./testing/threads";

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, logTail, waitUntil } from "./processes";
+import { freePort, logTail, spawnManaged, waitUntil } from "./processes";
+import { threadNiceness } from "./testing/threads";
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "processes-test-"))));
@@ -79,5 +80,48 @@ describe("freePort: a port for a process about to start", () => {
     const port = await freePort({ from: 30_000, below: 30_000 });
     expect(port).toBeGreaterThan(0);
     await close(await listen(port, "0.0.0.0"));
+  });
+});
+
+describe("spawnManaged: a process below the launcher's CPU priority", () => {
+  /** A Node process that lives until stopped; Node starts its platform's threads before any script runs. */
+  const idle = (niceness?: number) =>
+    spawnManaged("idle", process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+      logFile: join(dir, "idle.log"),
+      niceness,
+    });
+  const threadsOf = async (pid: number) => {
+    // Node's own threads (V8's platform workers, libuv's) start with it; wait until they are there.
+    await waitUntil(
+      "threads",
+      async () => {
+        if (threadNiceness(pid).size < 5) throw new Error("still starting");
+      },
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    return threadNiceness(pid);
+  };
+
+  it("runs every thread of the process at the niceness asked, from its start", async () => {
+    const own = threadNiceness().get(process.pid)!;
+    const proc = idle(10);
+    try {
+      const threads = await threadsOf(proc.child.pid!);
+      // One pid: nice became the command (its threads are the command's own), each niced.
+      expect(readFileSync(`/proc/${proc.child.pid}/cmdline`, "utf8").split("\0")[0]).toBe(process.execPath);
+      expect(new Set(threads.values())).toEqual(new Set([Math.min(19, own + 10)]));
+    } finally {
+      await proc.stop();
+    }
+  });
+
+  it("runs at the launcher's own priority without it", async () => {
+    const own = threadNiceness().get(process.pid)!;
+    const proc = idle();
+    try {
+      expect(new Set((await threadsOf(proc.child.pid!)).values())).toEqual(new Set([own]));
+    } finally {
+      await proc.stop();
+    }
   });
 });

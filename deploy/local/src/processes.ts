@@ -64,16 +64,23 @@ function listenedPort(port: number): Promise<number> {
   });
 }
 
-/** Spawns a long-running process with its output appended to `logFile`. */
+/**
+ * Spawns a long-running process with its output appended to `logFile`. With `niceness`, the process runs that much
+ * below the launcher's CPU priority from its first instruction: through coreutils' `nice`, which sets it and then
+ * becomes the command (same pid), so every thread the process ever starts inherits it. (Lowering a running process's
+ * priority reaches only the threads that exist then; Linux keeps a priority per thread.)
+ */
 export function spawnManaged(
   name: string,
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; logFile: string },
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; logFile: string; niceness?: number },
 ): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = createWriteStream(options.logFile, { flags: "a" });
-  const child = spawn(command, args, {
+  const niceness = options.niceness ?? 0;
+  const [file, argv] = niceness > 0 ? ["nice", ["-n", String(niceness), command, ...args]] : [command, args];
+  const child = spawn(file, argv, {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],

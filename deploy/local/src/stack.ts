@@ -7,6 +7,7 @@ import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } 
 import { superviseRestarts } from "./supervisor";
 import { SERVICE_MALLOC_ENV } from "./malloc";
 import { nodeFlagsFor } from "./node-flags";
+import { SERVICE_NICENESS } from "./priority";
 import { moveDatabase } from "./move-database";
 import { logPath, startFerretDb, startRedis, type MongoServer, type RedisServer } from "./stores";
 
@@ -332,7 +333,12 @@ function superviseService(
           "@odds/platform/tracing/register",
           join(REPO_ROOT, "services", name, "dist", "main.js"),
         ],
-        { cwd: REPO_ROOT, logFile, env: { ...SERVICE_MALLOC_ENV, ...process.env, OTEL_SERVICE_NAME: name, ...env } },
+        {
+          cwd: REPO_ROOT,
+          logFile,
+          env: { ...SERVICE_MALLOC_ENV, ...process.env, OTEL_SERVICE_NAME: name, ...env },
+          niceness: SERVICE_NICENESS[name],
+        },
       ),
     { notify: progress },
   );
