@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { procStatFields } from "@odds/local";
 
 /** Linux's clock ticks per second (USER_HZ), the unit of utime and stime in /proc/<pid>/stat. */
 const TICKS_PER_SECOND = 100;
@@ -6,14 +6,9 @@ const TICKS_PER_SECOND = 100;
 /** CPU time (user + system, ms) a process has used so far, or undefined when it is gone. */
 function cpuMsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command (which may hold spaces) start after its closing parenthesis; utime and stime are the 14th and 15th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const fields = procStatFields(`/proc/${pid}/stat`);
+  // utime and stime, the 14th and 15th fields.
+  return fields && ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 export interface Sample {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   FERRETDB_BINARY,
   FERRETDB_STORES,
+  procStatFields,
   REPO_ROOT,
   SERVICE_NAMES,
   stopChild,
@@ -57,13 +58,10 @@ function startBench(): Bench {
 
 /** A process's parent pid and state from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
 function statOf(pid: number): { ppid: number; state: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(ppid), state: state ?? "" };
-  } catch {
-    return undefined;
-  }
+  const fields = procStatFields(`/proc/${pid}/stat`);
+  if (!fields) return undefined;
+  const [state, ppid] = fields;
+  return { ppid: Number(ppid), state: state ?? "" };
 }
 
 function running(pid: number): boolean {

@@ -7,4 +7,4 @@ export * from "./priority";
 export * from "./testing/stores";
 export * from "./supervisor";
 export * from "./interruption";
-export * from "./testing/threads";
+export * from "./testing/proc-stat";

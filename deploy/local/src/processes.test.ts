@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, logTail, spawnManaged, waitUntil } from "./processes";
-import { threadNiceness } from "./testing/threads";
+import { threadNiceness } from "./testing/proc-stat";
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "processes-test-"))));
