@@ -5,7 +5,7 @@ import {
   freePort,
   logPath,
   REPO_ROOT,
-  SERVICE_MALLOC_ENV,
+  serviceMallocEnv,
   spawnManaged,
   startFerretDb,
   waitUntil,
@@ -168,7 +168,7 @@ export async function runEventsBench(report: (line: string) => void, interruptio
         cwd: REPO_ROOT,
         logFile: logPath(dataDir, name),
         env: {
-          ...SERVICE_MALLOC_ENV,
+          ...serviceMallocEnv("events"),
           ...process.env,
           GRPC_PORT: String(port),
           EVENTS_MONGODB_URI: `${mongo.url}/events`,

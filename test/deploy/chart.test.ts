@@ -7,7 +7,7 @@ import * as networkingV1 from "kubernetes-models/networking.k8s.io/v1";
 import * as policyV1 from "kubernetes-models/policy/v1";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { nodeFlagsFor, SERVICE_NODE_FLAGS } from "@odds/local";
+import { nodeFlagsFor, SERVICE_MALLOC_ENV, SERVICE_NODE_FLAGS, serviceMallocEnv } from "@odds/local";
 import {
   CHART_DIR,
   REPO_ROOT,
@@ -217,6 +217,16 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     // The service and the archiver must agree on where ticks live; the chart targets MongoDB proper.
     expect(envOf(container(objects(), "history")).HISTORY_TICK_LAYOUT.value).toBe("shared");
     expect(envOf(archiver).HISTORY_TICK_LAYOUT.value).toBe("shared");
+  });
+
+  test("each service runs with the malloc environment the local launcher gives it: the image's, and the events service's own threshold", () => {
+    for (const component of SERVICES) {
+      const env = envOf(container(objects(), component));
+      // What the container sets, or else what the image sets (deploy/docker/Dockerfile: SERVICE_MALLOC_ENV, held equal
+      // in test/deploy/build.test.ts).
+      const effective = (name: string) => env[name]?.value ?? SERVICE_MALLOC_ENV[name];
+      for (const [name, value] of Object.entries(serviceMallocEnv(component))) expect(effective(name)).toBe(value);
+    }
   });
 
   test("each service gets the variables it reads, with downstream addresses that match the rendered Services", () => {

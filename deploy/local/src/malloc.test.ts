@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { SERVICE_MALLOC_ENV } from "./malloc";
+import { SERVICE_MALLOC_ENV, serviceMallocEnv } from "./malloc";
 
 // A Node process that makes and drops answer-sized Buffers (256 KiB to 1 MiB, about 40 alive at a
 // time, beside small long-lived ones) as a service does under load, then frees them all and reports
@@ -23,16 +23,36 @@ setImmediate(() => {
 });
 `;
 
-function churn(env: Record<string, string>): { before: number; churned: number; after: number } {
+// A Node process that answers pages as the events service does: each a fresh Buffer of 133 KiB to
+// 1 MiB filled, dropped once sent, the collector run after each; it reports the minor page faults
+// the pages cost and how many 4 KiB pages they spanned.
+const PAGES = `
+const faults = () => process.resourceUsage().minorPageFault;
+const before = faults();
+let spanned = 0;
+for (let page = 0; page < 200; page++) {
+  const bytes = 133 * 1024 + ((page * 7919) % (880 * 1024));
+  Buffer.allocUnsafe(bytes).fill(1);
+  spanned += Math.ceil(bytes / 4096);
+  global.gc();
+}
+console.log(JSON.stringify({ faults: faults() - before, spanned }));
+`;
+
+/** Runs `script` in a Node process with `env` as its only malloc settings; returns what it printed. */
+function runWith<T>(script: string, env: Readonly<Record<string, string>>): T {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith("MALLOC_")),
   ) as Record<string, string>;
-  const out = execFileSync(process.execPath, ["--expose-gc", "-e", CHURN], {
+  const out = execFileSync(process.execPath, ["--expose-gc", "-e", script], {
     env: { ...inherited, ...env },
     encoding: "utf8",
   });
   return JSON.parse(out);
 }
+
+const churn = (env: Readonly<Record<string, string>>) =>
+  runWith<{ before: number; churned: number; after: number }>(CHURN, env);
 
 describe("the services' malloc settings", () => {
   test("return the memory of freed Buffers to the system, where glibc's defaults keep it resident", () => {
@@ -49,5 +69,15 @@ describe("the services' malloc settings", () => {
     // 5), so the bound sits well above what the tuned process may keep rather than near the
     // defaults' lowest.
     expect(defaults.after - defaults.before).toBeGreaterThan(24);
+  });
+
+  test("the events service's threshold serves its pages from resident memory, where the shared one faults each in", () => {
+    const pages = (env: Readonly<Record<string, string>>) => runWith<{ faults: number; spanned: number }>(PAGES, env);
+    const shared = pages(SERVICE_MALLOC_ENV);
+    const events = pages(serviceMallocEnv("events"));
+    // Each page its own mapping: every 4 KiB of it faulted in when filled (and more for the process's own work).
+    expect(shared.faults).toBeGreaterThan(shared.spanned);
+    // From the arena: the first pages' memory, freed and taken again, is faulted in once.
+    expect(events.faults).toBeLessThan(shared.spanned / 4);
   });
 });

@@ -5,7 +5,7 @@ import { credentials, makeClientConstructor, type Client, type ServiceError } fr
 import { service as healthService } from "grpc-health-check";
 import { freePort, spawnManaged, untilAborted, waitUntil, type ManagedProcess } from "./processes";
 import { superviseRestarts } from "./supervisor";
-import { SERVICE_MALLOC_ENV } from "./malloc";
+import { serviceMallocEnv } from "./malloc";
 import { nodeFlagsFor } from "./node-flags";
 import { SERVICE_NICENESS } from "./priority";
 import { moveDatabase } from "./move-database";
@@ -336,7 +336,7 @@ function superviseService(
         {
           cwd: REPO_ROOT,
           logFile,
-          env: { ...SERVICE_MALLOC_ENV, ...process.env, OTEL_SERVICE_NAME: name, ...env },
+          env: { ...serviceMallocEnv(name), ...process.env, OTEL_SERVICE_NAME: name, ...env },
           niceness: SERVICE_NICENESS[name],
         },
       ),
