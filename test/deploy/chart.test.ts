@@ -219,7 +219,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     expect(envOf(archiver).HISTORY_TICK_LAYOUT.value).toBe("shared");
   });
 
-  test("each service runs with the malloc environment the local launcher gives it: the image's, and the events service's own threshold", () => {
+  test("each service runs with the malloc environment the local launcher gives it: the image's, and the events service's own thresholds", () => {
     for (const component of SERVICES) {
       const env = envOf(container(objects(), component));
       // What the container sets, or else what the image sets (deploy/docker/Dockerfile: SERVICE_MALLOC_ENV, held equal
