@@ -5,7 +5,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SERVICE_NAMES, SERVICE_NICENESS, startStack, threadNiceness, type RunningStack } from "@odds/local";
+import {
+  nicenessBelowOwn,
+  SERVICE_NAMES,
+  SERVICE_NICENESS,
+  startStack,
+  threadNiceness,
+  type RunningStack,
+} from "@odds/local";
 import { getV2 } from "../support/e2e";
 import { FIXTURE_KEYS, UpstreamFixtureServer } from "../support/upstream/fixture-server";
 
@@ -155,10 +162,9 @@ describe("ingest on both real feeds (fixture server)", () => {
 
 describe("ingest on one host with the read path", () => {
   test("runs below the launcher's CPU priority, every thread of it, and every other service at it", () => {
-    const own = threadNiceness().get(process.pid)!;
     expect(SERVICE_NICENESS.ingest).toBeGreaterThan(0);
     for (const name of SERVICE_NAMES) {
-      const expected = Math.min(19, own + (SERVICE_NICENESS[name] ?? 0));
+      const expected = nicenessBelowOwn(SERVICE_NICENESS[name] ?? 0);
       const threads = threadNiceness(stack.service(name).child.pid!);
       expect([name, new Set(threads.values())]).toEqual([name, new Set([expected])]);
     }

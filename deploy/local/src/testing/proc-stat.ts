@@ -29,3 +29,14 @@ export function threadNiceness(pid: number = process.pid): Map<number, number> {
   }
   return niceness;
 }
+
+/** Linux's lowest CPU priority: a nice increment past it stops there. */
+const LOWEST_NICENESS = 19;
+
+/**
+ * The nice value a process started `increment` below this one runs at (`nice -n`, capped at Linux's lowest), from the
+ * niceness of this process's main thread.
+ */
+export function nicenessBelowOwn(increment: number): number {
+  return Math.min(LOWEST_NICENESS, threadNiceness().get(process.pid)! + increment);
+}
