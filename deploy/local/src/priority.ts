@@ -11,6 +11,10 @@ import type { ServiceName } from "./stack";
  * (docs/performance.md "Ingest below the read path"). Freshness counts from the end of a cycle's writes, so it does
  * not move; a cycle's prices reach the stores that much later while reads keep the machine busy.
  *
+ * A nice value, not `SCHED_IDLE`: that class gave reads beside a cycle a quarter more answers, but guarantees ingest no
+ * share of a host the reads keep busy, and an unprivileged process cannot take it back (cycles 106-112 s against
+ * 80-90 under the bench's heaviest load; docs/performance.md "Ingest below the read path").
+ *
  * In Kubernetes each service has its own container, whose CPU requests share the node (a nice value weighs only
  * against the threads of its own container), so the chart sets none.
  */
