@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { EventEmitter, once } from "node:events";
 import { connect } from "node:http2";
 import { join } from "node:path";
@@ -148,28 +148,41 @@ describe("gRPC server and client wiring", () => {
   });
 });
 
+/**
+ * A real process serving the test EventsService from the compiled platform library: its `listEvents` is the
+ * handler written in `listEvents` (JavaScript, with `common` and `events` of the proto library in scope), and
+ * `afterStart` runs with `server`, `logger` and the library as `p`. Resolves once it listens.
+ */
+async function serverProcess(listEvents: string, afterStart = ""): Promise<{ child: ChildProcess; port: number }> {
+  const script = `
+    const { common, events } = require(${JSON.stringify(join(__dirname, "../../../proto/dist/index.js"))});
+    const p = require(${JSON.stringify(join(__dirname, "../dist/index.js"))});
+    const logger = p.createLogger("grpc-test", "silent");
+    (async () => {
+      const impl = {
+        listEvents: p.unaryHandler(logger, ${listEvents}),
+        applyCycle: p.unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
+        getFeedStatus: p.unaryHandler(logger, async () => events.FeedStatus.create()),
+      };
+      const server = await p.startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: [{ name: "odds.events.v1.EventsService", definition: events.EventsServiceService, implementation: impl }] });
+      ${afterStart}
+      process.stdout.write(String(server.port) + "\\n");
+    })();`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.once("data", (d) => resolve(Number(String(d).trim()))),
+  );
+  return { child, port };
+}
+
 describe("graceful shutdown", () => {
   it("on SIGTERM drains the in-flight call, refuses new ones and exits 0", async () => {
-    // A real process: the compiled platform library serving a slow handler.
-    const script = `
-      const { common, events } = require(${JSON.stringify(join(__dirname, "../../../proto/dist/index.js"))});
-      const p = require(${JSON.stringify(join(__dirname, "../dist/index.js"))});
-      const logger = p.createLogger("shutdown-test", "silent");
-      (async () => {
-        const impl = {
-          listEvents: p.unaryHandler(logger, async () => { await new Promise((r) => setTimeout(r, 800)); return common.JsonPage.create({ nextCursor: "drained" }); }),
-          applyCycle: p.unaryHandler(logger, async () => ({ upserted: 0, unchanged: 0 })),
-          getFeedStatus: p.unaryHandler(logger, async () => events.FeedStatus.create()),
-        };
-        const server = await p.startGrpcServer({ host: "127.0.0.1", port: 0, logger, services: [{ name: "odds.events.v1.EventsService", definition: events.EventsServiceService, implementation: impl }] });
-        const lifecycle = new p.Lifecycle(logger, 10000);
-        lifecycle.onShutdown("grpc", () => server.shutdown(8000));
-        lifecycle.listen();
-        process.stdout.write(String(server.port) + "\\n");
-      })();`;
-    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-    const port = await new Promise<number>((resolve) =>
-      child.stdout.once("data", (d) => resolve(Number(String(d).trim()))),
+    // A slow handler, and the process's lifecycle draining the server on SIGTERM.
+    const { child, port } = await serverProcess(
+      `async () => { await new Promise((r) => setTimeout(r, 800)); return common.JsonPage.create({ nextCursor: "drained" }); }`,
+      `const lifecycle = new p.Lifecycle(logger, 10000);
+      lifecycle.onShutdown("grpc", () => server.shutdown(8000));
+      lifecycle.listen();`,
     );
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${port}`, {
@@ -185,6 +198,37 @@ describe("graceful shutdown", () => {
         (err: ServiceError) => err,
       );
       expect((late as ServiceError).code).toBe(status.UNAVAILABLE);
+    } finally {
+      client.close();
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("calls that arrive together", () => {
+  it("answers each as soon as it is made, not once the last of them is", async () => {
+    // Another process, so that this one receives while the server computes: a handler that computes for 300 ms
+    // without waiting, then says when it started and ended.
+    const { child, port } = await serverProcess(`async () => {
+      const startedAt = Date.now();
+      while (Date.now() < startedAt + 300);
+      return common.JsonPage.create({ nextCursor: JSON.stringify({ startedAt, endedAt: Date.now() }) });
+    }`);
+    const client = createGrpcClient(events.EventsServiceClient, `127.0.0.1:${port}`, { defaultDeadlineMs: 10_000 });
+    try {
+      await callUnary(client, client.listEvents, events.ListEventsRequest.create({})); // connected
+      // Sent in one turn, so they reach the server in one write and its gRPC server hands it both in one turn.
+      const answered = await Promise.all(
+        [0, 1].map(async () => {
+          const page = await callUnary(client, client.listEvents, events.ListEventsRequest.create({}));
+          const arrivedAt = Date.now();
+          return { ...(JSON.parse(page.nextCursor) as { startedAt: number; endedAt: number }), arrivedAt };
+        }),
+      );
+      const [made, next] = answered.sort((a, b) => a.endedAt - b.endedAt);
+      expect(next.startedAt).toBeGreaterThanOrEqual(made.endedAt); // one after the other
+      // The first answer was here while the server was still making the second.
+      expect(made.arrivedAt).toBeLessThan(next.endedAt);
     } finally {
       client.close();
       child.kill("SIGKILL");

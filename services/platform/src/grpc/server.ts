@@ -11,6 +11,7 @@ import { type EventEmitter, on, once } from "node:events";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import { toServiceError, DomainError } from "../errors";
+import { CallTurns } from "./call-turns";
 import { widenReceiveWindows } from "./flow-control";
 
 export interface GrpcServiceBinding {
@@ -84,23 +85,29 @@ export function withRequestDecoder<Method extends { requestDeserialize: (bytes: 
   return { ...method, requestDeserialize: decode };
 }
 
+/** The process's one event loop, shared by every service it serves: see CallTurns. */
+const callTurns = new CallTurns();
+
 /**
  * Adapts a promise-returning domain call to a grpc-js unary handler: resolves to the
  * response, and sends every failure as a typed status (never a plain Error, which
- * would arrive as UNKNOWN).
+ * would arrive as UNKNOWN). Each call starts two event-loop turns after the one before
+ * it, so calls that arrived together are answered one by one as each is made (CallTurns).
  */
 export function unaryHandler<Req, Res>(
   logger: Logger,
   handle: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
 ): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
   return (call, callback) => {
-    handle(call.request, call).then(
-      (response) => callback(null, response),
-      (err: unknown) => {
-        if (!(err instanceof DomainError)) logger.error({ err, path: call.getPath() }, "unhandled error in RPC");
-        return callback(toServiceError(err));
-      },
-    );
+    callTurns
+      .start(() => handle(call.request, call))
+      .then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          if (!(err instanceof DomainError)) logger.error({ err, path: call.getPath() }, "unhandled error in RPC");
+          return callback(toServiceError(err));
+        },
+      );
   };
 }
 
