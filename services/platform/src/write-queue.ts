@@ -1,6 +1,7 @@
 /**
  * Runs writes one at a time in arrival order: each starts after the previous one settled, so it
- * sees the state the previous one left. A failed write fails only its own caller.
+ * sees the state the previous one left. A failed write fails only its own caller. (CallTurns runs
+ * the starts of gRPC calls through one the same way.)
  */
 export class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();

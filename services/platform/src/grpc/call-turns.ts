@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { WriteQueue } from "../write-queue";
 
 /**
  * Starts calls two event-loop turns apart, in the order they came.
@@ -15,15 +16,17 @@ import { setImmediate as nextTurn } from "node:timers/promises";
  * later, and calls still overlap while they wait.
  */
 export class CallTurns {
-  private lastStart: Promise<unknown> = Promise.resolve();
+  /** The starts, one at a time: each settles once its call has started, not answered. */
+  private readonly starts = new WriteQueue();
 
   /** Runs `start` two turns after the call before it started; its promise settles as `start`'s does. */
   start<T>(start: () => Promise<T>): Promise<T> {
-    const started = this.lastStart
-      .then(() => nextTurn())
-      .then(() => nextTurn())
-      .then(() => ({ answer: start() }));
-    this.lastStart = started.catch(() => undefined);
-    return started.then(({ answer }) => answer);
+    return this.starts
+      .run(async () => {
+        await nextTurn();
+        await nextTurn();
+        return { answer: start() };
+      })
+      .then(({ answer }) => answer);
   }
 }
