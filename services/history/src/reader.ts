@@ -17,7 +17,7 @@ import type { EventRef, EventRefStore } from "./event-refs";
 import { tierReadSeconds } from "./metrics";
 import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName, WindowPlan } from "./tick-tier";
-import { CAPTURE_START_MS, DAY_MS, renderTicks, seriesKeyOf, type TickDocument } from "./ticks";
+import { CAPTURE_START_MS, DAY_MS, renderTicks, seriesKeyOf } from "./ticks";
 import { resolveV1Window, toV1Tick, v1ObjectsOf, v1TickFilter } from "./v1-ticks";
 
 export interface TickQuery {
@@ -158,7 +158,7 @@ export class TickReader {
       : pageTag({ release: this.options.release ?? "", fingerprint, limit, window, position: position ?? null }, plans);
     if (tag !== "" && query.ifTag === tag)
       return { ...EMPTY_PAGE, tag, unchanged: true, ...(isV1 ? { objects: 0 } : {}) };
-    const page = await this.readPlanned(window, plans, position, limit, keeps);
+    const page = this.readPlanned(window, plans, position, limit, keeps);
     const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
     const read = { nextCursor, notice: page.notice, tag: page.notice ? "" : tag };
     if (!isV1) return { items: renderTicks(page.items), ...read };
@@ -183,27 +183,19 @@ export class TickReader {
   }
 
   /** The window's ranked series from the tiers planned, merged into one page. */
-  private async readPlanned(
+  private readPlanned(
     window: TickWindow,
     { live: livePlan, archive: archivePlan, notice: sourcesNotice }: TierPlans,
     position: TickPosition | undefined,
     limit: number,
     keeps: (oddID: string) => boolean,
-  ): Promise<MergedPage> {
+  ): MergedPage {
     const seriesKeys = rankedSeries([...livePlan.sources(), ...(archivePlan?.sources() ?? [])]);
     if (seriesKeys.length === 0) return { items: [], notice: sourcesNotice };
 
     const ranked: TickWindow = { ...window, seriesKeys, ...(position ? { after: position } : {}) };
-    const open = (
-      plan: WindowPlan,
-      name: TierName,
-      guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
-    ) => new TierStream(name, plan.open(ranked, this.readCap), this.readCap, guard);
-    const live = open(livePlan, "live", (next) => this.liveCall(next));
-    const archive = archivePlan
-      ? open(archivePlan, "archive", (next) => this.archiveDeadline.execute(next))
-      : undefined;
-    const merged = await mergeTiers(live, archive, limit, keeps);
+    const open = (plan: WindowPlan) => new TierStream(plan.open(ranked, this.readCap), this.readCap);
+    const merged = mergeTiers(open(livePlan), archivePlan ? open(archivePlan) : undefined, limit, keeps);
     return { ...merged, notice: merged.notice || sourcesNotice };
   }
 

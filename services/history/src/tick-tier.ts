@@ -93,11 +93,10 @@ export interface WindowPlan {
   open(window: TickWindow, cap: number): TickCursor;
 }
 
-/** A tier's ticks of a window in history order, read bucket by bucket. */
+/** A tier's ticks of a window in history order, inflated bucket by bucket from the buckets already read. */
 export interface TickCursor {
-  next(): Promise<TickDocument | null>;
-  bufferedCount(): number;
-  close(): Promise<void>;
+  /** The next tick, or null after the last one (or the cap). */
+  next(): TickDocument | null;
 }
 
 /**
@@ -346,29 +345,19 @@ class BucketCursor implements TickCursor {
   constructor(
     private readonly window: TickWindow,
     private readonly cap: number,
-    private queue: BucketDocument[],
+    private readonly queue: BucketDocument[],
   ) {}
 
-  bufferedCount(): number {
-    return this.buffer.length - this.next_;
-  }
-
-  next(): Promise<TickDocument | null> {
-    if (this.yielded >= this.cap) return Promise.resolve(null);
-    while (this.bufferedCount() === 0) {
+  next(): TickDocument | null {
+    if (this.yielded >= this.cap) return null;
+    while (this.next_ === this.buffer.length) {
       const bucket = this.queue.shift();
-      if (!bucket) return Promise.resolve(null);
+      if (!bucket) return null;
       this.buffer = decodeBucket(bucket).filter((tick) => inWindow(this.window, tick));
       this.next_ = 0;
     }
     this.yielded += 1;
-    return Promise.resolve(this.buffer[this.next_++]!);
-  }
-
-  close(): Promise<void> {
-    this.buffer = [];
-    this.queue = [];
-    return Promise.resolve();
+    return this.buffer[this.next_++]!;
   }
 }
 

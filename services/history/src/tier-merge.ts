@@ -1,6 +1,5 @@
-import { tierReadSeconds } from "./metrics";
 import { compareTicks } from "./tick-buckets";
-import type { TickCursor, TickPosition, TierName } from "./tick-tier";
+import type { TickCursor, TickPosition } from "./tick-tier";
 import type { TickDocument } from "./ticks";
 
 export const ARCHIVE_DOWN_NOTICE =
@@ -20,51 +19,48 @@ export interface MergedPage {
  * Merges the live and archive streams in history order (changedAt, tick id) into one page of at
  * most `limit` ticks the oddID filter keeps. A tick present in both tiers (mid-archive) is taken
  * once. The page stops at the last position consumed, so everything at or before it has been
- * seen in both tiers (for a capped read, possibly one the filter skipped). An archive that fails
- * before anything was consumed is left out (the series is incomplete at its old end); one that
- * fails later ends the page there.
+ * seen in both tiers (for a capped read, possibly one the filter skipped). An archive whose ticks
+ * cannot be read before anything was consumed is left out (the series is incomplete at its old
+ * end); one that fails later ends the page there.
+ *
+ * Synchronous: a window's buckets are read from the stores before the merge (`WindowPlan`), so the
+ * streams only inflate them. (It awaited each tick, five promises or so apiece: 0.6 µs a tick, a
+ * tenth of a page's CPU in the history service; docs/performance.md "History pages merged without
+ * a promise per tick".)
  */
-export async function mergeTiers(
+export function mergeTiers(
   live: TierStream,
   archive: TierStream | undefined,
   limit: number,
   keeps: (oddID: string) => boolean,
-): Promise<MergedPage> {
+): MergedPage {
   const page: MergedPage = { items: [], notice: "" };
   let consumed: TickPosition | undefined;
-  // Both tiers' first reads go out together; the loop then waits on the same reads.
-  void archive?.peek().catch(() => undefined);
-  try {
-    for (;;) {
-      const liveHead = await live.peek();
-      let archiveHead: TickDocument | undefined;
-      if (archive) {
-        try {
-          archiveHead = await archive.peek();
-        } catch {
-          archive.close();
-          archive = undefined;
-          if (consumed === undefined) {
-            page.notice = ARCHIVE_DOWN_NOTICE;
-            continue;
-          }
-          return { ...page, notice: ARCHIVE_STOPPED_NOTICE, stoppedAt: consumed };
+  for (;;) {
+    const liveHead = live.peek();
+    let archiveHead: TickDocument | undefined;
+    if (archive) {
+      try {
+        archiveHead = archive.peek();
+      } catch {
+        archive = undefined;
+        if (consumed === undefined) {
+          page.notice = ARCHIVE_DOWN_NOTICE;
+          continue;
         }
+        return { ...page, notice: ARCHIVE_STOPPED_NOTICE, stoppedAt: consumed };
       }
-      if (live.capped || archive?.capped) return { ...page, stoppedAt: consumed };
-      const next = earliest(liveHead, archiveHead);
-      if (!next) return page;
-      if (liveHead?._id === next._id) live.shift();
-      if (archiveHead?._id === next._id) archive?.shift();
-      if (keeps(next.oddID)) {
-        if (page.items.length === limit) return { ...page, stoppedAt: consumed };
-        page.items.push(next);
-      }
-      consumed = { at: next.changedAt.getTime(), id: next._id };
     }
-  } finally {
-    live.close();
-    archive?.close();
+    if (live.capped || archive?.capped) return { ...page, stoppedAt: consumed };
+    const next = earliest(liveHead, archiveHead);
+    if (!next) return page;
+    if (liveHead?._id === next._id) live.shift();
+    if (archiveHead?._id === next._id) archive?.shift();
+    if (keeps(next.oddID)) {
+      if (page.items.length === limit) return { ...page, stoppedAt: consumed };
+      page.items.push(next);
+    }
+    consumed = { at: next.changedAt.getTime(), id: next._id };
   }
 }
 
@@ -72,18 +68,12 @@ export async function mergeTiers(
 export class TierStream {
   private head: TickDocument | undefined;
   private loaded = false;
-  private pending: Promise<TickDocument | undefined> | undefined;
   private reads = 0;
   private exhausted = false;
-  private readSeconds = 0;
-  private failed = false;
-  private closed = false;
 
   constructor(
-    private readonly tier: TierName,
     private readonly cursor: TickCursor,
     private readonly cap: number,
-    private readonly guard: (next: () => Promise<TickDocument | null>) => Promise<TickDocument | null>,
   ) {}
 
   /** True once the cap was reached and every tick read was consumed: the tier may hold more. */
@@ -91,27 +81,10 @@ export class TierStream {
     return this.exhausted && this.reads >= this.cap;
   }
 
-  /** The next tick without consuming it; concurrent calls share one read. */
-  peek(): Promise<TickDocument | undefined> {
-    this.pending ??= this.load().finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
-  }
-
-  private async load(): Promise<TickDocument | undefined> {
+  /** The next tick without consuming it; throws, each time it is asked, what the cursor throws. */
+  peek(): TickDocument | undefined {
     if (!this.loaded && !this.exhausted) {
-      const started = process.hrtime.bigint();
-      let next: TickDocument | null;
-      try {
-        // Only a read that goes to the store needs the deadline; most come from the cursor's batch.
-        next = this.cursor.bufferedCount() > 0 ? await this.cursor.next() : await this.guard(() => this.cursor.next());
-      } catch (err) {
-        this.failed = true;
-        throw err;
-      } finally {
-        this.readSeconds += Number(process.hrtime.bigint() - started) / 1e9;
-      }
+      const next = this.cursor.next();
       this.loaded = true;
       if (next) {
         this.head = next;
@@ -126,14 +99,6 @@ export class TierStream {
   shift(): void {
     this.head = undefined;
     this.loaded = false;
-  }
-
-  /** Records the time this request spent reading the tier, and releases its cursor (once). */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    tierReadSeconds.observe({ tier: this.tier, outcome: this.failed ? "unavailable" : "ok" }, this.readSeconds);
-    void this.cursor.close().catch(() => undefined);
   }
 }
 
