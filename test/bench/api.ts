@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import {
@@ -538,7 +538,7 @@ async function startBenchStack(report: (line: string) => void, interruption: Int
   const stack = await starting;
   const servingAt = Date.now();
   report(`  stack serving after ${((servingAt - startedAt) / 1000).toFixed(0)} s`);
-  return { stack, forgetStack, dataDir, fingerprint, copySeconds, startedAt, servingAt };
+  return { stack, forgetStack, dataDir, datasetDir, fingerprint, copySeconds, startedAt, servingAt };
 }
 
 /** A case's request headers in one mode: the bench's key, and gzip accepted for hot-gzip. */
@@ -584,10 +584,8 @@ export async function serveBench(report: (line: string) => void, interruption: I
 }
 
 export async function runApiBench(report: (line: string) => void, interruption: Interruption): Promise<void> {
-  const { stack, forgetStack, dataDir, fingerprint, copySeconds, startedAt, servingAt } = await startBenchStack(
-    report,
-    interruption,
-  );
+  const { stack, forgetStack, dataDir, datasetDir, fingerprint, copySeconds, startedAt, servingAt } =
+    await startBenchStack(report, interruption);
   specFile = join(dataDir, "load-spec.json");
   const peakAtServing = stackPeakRssMb(stack);
   const probe = new FreshnessProbe(stack);
@@ -799,6 +797,8 @@ export async function runApiBench(report: (line: string) => void, interruption: 
       dataset: {
         seed: SEED,
         fingerprint,
+        // Where BENCH_DATA_DIR named the dataset: `fingerprint` is then what this code would have built, not what ran.
+        ...(process.env.BENCH_DATA_DIR ? { dir: relative(REPO_ROOT, datasetDir) } : {}),
         // Null: the run that built the dataset ran on it; otherwise the seconds its copy took.
         copySeconds,
         settings: DATASET_INGEST_ENV,
