@@ -24,9 +24,9 @@ export interface MergedPage {
  * end); one that fails later ends the page there.
  *
  * Synchronous: a window's buckets are read from the stores before the merge (`WindowPlan`), so the
- * streams only inflate them. (It awaited each tick, five promises or so apiece: 0.6 µs a tick, a
- * tenth of a page's CPU in the history service; docs/performance.md "History pages merged without
- * a promise per tick".)
+ * streams only inflate them. (It awaited each tick, five promises or so apiece: 0.6 µs a tick in one
+ * process, and with the garbage they made 1.6-4.5 ms of a cold page's 11-14 ms in the history
+ * service; docs/performance.md "History pages merged without a promise per tick".)
  */
 export function mergeTiers(
   live: TierStream,
