@@ -277,19 +277,22 @@ export class TickTier {
    * (what a page's tag names), the (bookmaker, source, rank) series with at least one tick in the window
    * (a bucket inside the window answers from its summary; the ticks of the buckets the window's ends cut
    * through are inflated), then a cursor over the ticks of the ranked series after the page's position,
-   * inflating one bucket at a time.
+   * inflating one bucket at a time. A bucket inflated for the series is not inflated again for the cursor: a
+   * window ending now cuts through the current hour's bucket, and a poller's window of an hour or two through
+   * most of what it reads (docs/performance.md "History pages merged without a promise per tick").
    */
   async planWindow(window: TickWindow): Promise<WindowPlan> {
     const buckets = await this.windowBuckets(window);
+    const inflated = new Map<BucketDocument, TickDocument[]>();
     return {
       contents: buckets
         .map(({ _id, v, n, lastAt, lastId }) => `${_id} ${v} ${n} ${lastAt ?? ""} ${lastId ?? ""}`)
         .join("\n"),
-      sources: () => windowSources(window, buckets),
+      sources: () => windowSources(window, buckets, inflated),
       open: (ranked, cap) => {
         const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));
         const queue = buckets.filter((bucket) => bucket.hour >= fromHour && holdsWanted(ranked, bucket));
-        return new BucketCursor(ranked, cap, queue);
+        return new BucketCursor(ranked, cap, queue, inflated);
       },
     };
   }
@@ -321,15 +324,24 @@ export class TickTier {
   }
 }
 
-/** The series with a tick in the window: a bucket inside it answers from its summary, one its ends cut through is inflated. */
-function windowSources(window: TickWindow, buckets: readonly BucketDocument[]): SeriesSource[] {
+/**
+ * The series with a tick in the window: a bucket inside it answers from its summary, one its ends cut through is
+ * inflated (and kept in `inflated` for the page's cursor).
+ */
+function windowSources(
+  window: TickWindow,
+  buckets: readonly BucketDocument[],
+  inflated: Map<BucketDocument, TickDocument[]>,
+): SeriesSource[] {
   const whole: TickWindow = { ...window, after: undefined, seriesKeys: undefined };
   const found = new Set<string>();
   for (const bucket of buckets) {
     if (bucket.hour >= window.fromMs && bucket.hour + HOUR_MS <= window.toMs) {
       for (const source of bucket.sources) found.add(source);
     } else {
-      for (const tick of decodeBucket(bucket)) if (inWindow(whole, tick)) found.add(sourceOf(tick));
+      const ticks = decodeBucket(bucket);
+      inflated.set(bucket, ticks);
+      for (const tick of ticks) if (inWindow(whole, tick)) found.add(sourceOf(tick));
     }
   }
   const bookmakers = window.bookmakerIDs ? new Set(window.bookmakerIDs) : undefined;
@@ -346,6 +358,8 @@ class BucketCursor implements TickCursor {
     private readonly window: TickWindow,
     private readonly cap: number,
     private readonly queue: BucketDocument[],
+    /** Buckets already inflated for the window's series: each is taken from here once, then let go. */
+    private readonly inflated: Map<BucketDocument, TickDocument[]>,
   ) {}
 
   next(): TickDocument | null {
@@ -353,7 +367,9 @@ class BucketCursor implements TickCursor {
     while (this.next_ === this.buffer.length) {
       const bucket = this.queue.shift();
       if (!bucket) return null;
-      this.buffer = decodeBucket(bucket).filter((tick) => inWindow(this.window, tick));
+      const ticks = this.inflated.get(bucket) ?? decodeBucket(bucket);
+      this.inflated.delete(bucket);
+      this.buffer = ticks.filter((tick) => inWindow(this.window, tick));
       this.next_ = 0;
     }
     this.yielded += 1;

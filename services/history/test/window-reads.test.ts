@@ -1,6 +1,7 @@
 // How a tier reads a window's buckets, against a real FerretDB: a window of a few hours (a poller's "what changed
 // since my last read") by `_id`, hour by hour, and a longer one in one listing; both give exactly the window's ticks.
 import { testMongoUri } from "@odds/local";
+import type * as zlib from "node:zlib";
 import { MongoClient, type Document } from "mongodb";
 import { HeldQuotes } from "../src/held-quotes";
 import { compareTicks, HOUR_MS, hourOf } from "../src/tick-buckets";
@@ -101,6 +102,22 @@ describe.each(TICK_LAYOUTS)("a tier's window reads (%s layout) on a real FerretD
     expect(ids.length).toBeGreaterThan(100);
     expect(finds).toHaveLength(1);
     expect(finds[0]).toHaveProperty("hour");
+  });
+
+  it("inflates each bucket of a page once, those the window's ends cut through included", async () => {
+    // Both ends cut an hour: the first bucket from 10 minutes in, the last (the current hour's, but in an hour's
+    // first two minutes) at now. Every hour from the first to the last tick's has ticks, so a bucket.
+    const window = { eventID: EVENT_ID, fromMs: hourOf(FIRST_AT) + HOUR_MS + 10 * 60_000, toMs: NOW };
+    const buckets = (hourOf(LAST_AT) - hourOf(window.fromMs)) / HOUR_MS + 1;
+    // A bucket's ticks are one raw-deflate stream, inflated in one call.
+    const inflate = jest.spyOn(jest.requireActual<typeof zlib>("node:zlib"), "inflateRawSync");
+    try {
+      const ids = await read(window);
+      expect(ids).toEqual(expected(window));
+      expect(inflate).toHaveBeenCalledTimes(buckets);
+    } finally {
+      inflate.mockRestore();
+    }
   });
 
   it("finds nothing, and fails nothing, for hours without buckets", async () => {
