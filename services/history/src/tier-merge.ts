@@ -81,7 +81,7 @@ export class TierStream {
     return this.exhausted && this.reads >= this.cap;
   }
 
-  /** The next tick without consuming it; throws, each time it is asked, what the cursor throws. */
+  /** The next tick without consuming it (throws what the cursor throws). */
   peek(): TickDocument | undefined {
     if (!this.loaded && !this.exhausted) {
       const next = this.cursor.next();
