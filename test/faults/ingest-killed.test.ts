@@ -138,8 +138,11 @@ async function ticksOf(db: Db): Promise<Map<string, string>> {
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
     if (!name.startsWith(BUCKETS)) continue;
     for (const bucket of await db.collection<{ ticks: Binary }>(name).find({}).toArray()) {
-      const ticks = JSON.parse(inflateRawSync(bucket.ticks.buffer).toString("utf8")) as { _id: string }[];
-      for (const tick of ticks) out.set(`${name}/${tick._id}`, JSON.stringify(tick));
+      // A tick is a row whose first value is its id (`StoredRow`), or an object in buckets written before rows.
+      const ticks = JSON.parse(inflateRawSync(bucket.ticks.buffer).toString("utf8")) as Array<
+        [string] | { _id: string }
+      >;
+      for (const tick of ticks) out.set(`${name}/${Array.isArray(tick) ? tick[0] : tick._id}`, JSON.stringify(tick));
     }
   }
   return out;

@@ -1,7 +1,16 @@
-import { packJsonSync, unpackJson } from "@odds/platform";
+import { packJsonArray, packJsonSync, unpackJson } from "@odds/platform";
 import { Binary } from "mongodb";
 import { HeldQuotes } from "./held-quotes";
-import { appendToBucket, bucketId, decodeBucket, encodeBucket, hourOf, mergeTicks, ticksByHour } from "./tick-buckets";
+import {
+  appendToBucket,
+  bucketId,
+  decodeBucket,
+  encodeBucket,
+  hourOf,
+  mergeTicks,
+  storedTicksOf,
+  ticksByHour,
+} from "./tick-buckets";
 import { diffSnapshot, type BookSnapshot, type TickDocument } from "./ticks";
 
 const HOUR = Date.UTC(2026, 9, 1, 13);
@@ -39,32 +48,71 @@ describe("hour buckets", () => {
     });
   });
 
-  it("store each tick's fields in the order buckets have always held them, rewritten or not", () => {
-    const storedKeys = (bucket: ReturnType<typeof encodeBucket>) =>
-      (JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as object[]).map((tick) => Object.keys(tick));
-    const written = [
-      "_id",
-      "oddID",
-      "bookmakerID",
-      "sourceID",
-      "sourceRank",
-      "kind",
-      "bookOdds",
-      "decimalOdds",
-      "previousBookOdds",
-      "previousDecimalOdds",
-      "line",
-      "isMainLine",
-      "layOdds",
-      "maxStake",
-      "previousMaxStake",
-      "changedAt",
-    ];
+  it("store each tick as a row of its fields in a fixed order, the trailing nulls left out, rewritten or not", () => {
+    const heldRows = (bucket: ReturnType<typeof encodeBucket>) =>
+      JSON.parse(unpackJson(bucket.ticks.buffer).toString("utf8")) as unknown[][];
     const ticks = ticksAt(HOUR + 5_000);
     const bucket = encodeBucket("2026-10-01T13", ticks[0]!.eventID, HOUR, ticks, 1);
-    expect(storedKeys(bucket)).toEqual([written, written]);
+    const byOdd = new Map(heldRows(bucket).map((row) => [row[1], row]));
+    const home = ticks.find((tick) => tick.oddID === "points-home-game-ml-home")!;
+    const away = ticks.find((tick) => tick.oddID === "points-away-game-ml-away")!;
+    // _id, oddID, bookmakerID, sourceID, sourceRank, changedAt, kind, bookOdds, decimalOdds, previousBookOdds,
+    // previousDecimalOdds, line, isMainLine, layOdds, maxStake, previousMaxStake.
+    expect(byOdd.get(home.oddID)).toEqual(
+      [home._id, home.oddID, "sportsbet", "feed-a", 10, HOUR + 5_000, "open", "-125", 1.8].concat([
+        null,
+        null,
+        null,
+        null,
+        null,
+        500,
+      ]),
+    );
+    expect(byOdd.get(away.oddID)).toEqual([
+      away._id,
+      away.oddID,
+      "sportsbet",
+      "feed-a",
+      10,
+      HOUR + 5_000,
+      "open",
+      "+105",
+      2.05,
+      null,
+      null,
+      3.5,
+      true,
+    ]);
     const rewritten = encodeBucket(bucket._id, bucket.eventID, HOUR, decodeBucket(bucket), 2);
     expect(rewritten.ticks.buffer).toEqual(bucket.ticks.buffer);
+  });
+
+  it("read a bucket written before rows, whose ticks are objects, and append rows after them", () => {
+    const eventID = "AFL_2026-10-02_a_vs_b";
+    const id = bucketId(eventID, HOUR, false);
+    const held = [...ticksAt(HOUR + 1_000), ...ticksAt(HOUR + 1_000, "tab")];
+    const later = ticksAt(HOUR + 2_000, "neds");
+    // As such buckets were written: every field of the tick but its event, day and series, keyed, nulls kept.
+    const objects = [...held]
+      .sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime() || (a._id < b._id ? -1 : 1))
+      .map(({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }) => ({
+        ...rest,
+        changedAt: changedAt.getTime(),
+      }));
+    const packed = packJsonArray(JSON.stringify(objects));
+    const whole = encodeBucket(id, eventID, HOUR, [...held, ...later], 2);
+    const oldBucket = {
+      ...encodeBucket(id, eventID, HOUR, held, 1),
+      ticks: new Binary(packed.packed),
+      closeAt: packed.closeAt,
+      jsonBytes: packed.bytes,
+    };
+    expect(decodeBucket(oldBucket)).toEqual(decodeBucket(encodeBucket(id, eventID, HOUR, held, 1)));
+    const appended = appendToBucket(oldBucket, later)!;
+    const stored = JSON.parse(unpackJson(appended.ticks.buffer).toString("utf8")) as unknown[];
+    expect(stored.map((tick) => Array.isArray(tick))).toEqual([false, false, false, false, true, true]);
+    expect(decodeBucket(appended)).toEqual(decodeBucket(whole));
+    expect(storedTicksOf(appended)).toEqual(storedTicksOf(whole));
   });
 
   it("name the event in the id only where the collection is shared", () => {

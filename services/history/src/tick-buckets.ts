@@ -1,6 +1,6 @@
 import { Binary } from "mongodb";
 import { appendToJsonArray, packJsonArray, unpackJson, type PackedJsonArray } from "@odds/platform";
-import { seriesKeyOf, utcDay, type TickDocument } from "./ticks";
+import { seriesKeyOf, utcDay, type TickDocument, type TickKind } from "./ticks";
 
 export const HOUR_MS = 3_600_000;
 
@@ -30,7 +30,7 @@ export interface BucketDocument {
    */
   lastAt?: number;
   lastId?: string;
-  /** Deflated JSON array of StoredTick, in history order. */
+  /** Deflated JSON array of the ticks, in history order: each a StoredRow, or a StoredTick in older buckets. */
   ticks: Binary;
   /**
    * Where the closing piece of `ticks` starts: a cycle's ticks are packed in before it (`appendToJsonArray`), the
@@ -42,8 +42,36 @@ export interface BucketDocument {
   jsonBytes?: number;
 }
 
-/** A tick as held in a bucket: what the bucket's own fields already say is left out. */
+/** A tick without what the bucket's own fields already say (its event and day) or what follows from the rest. */
 export type StoredTick = Omit<TickDocument, "eventID" | "day" | "changedAt" | "seriesKey"> & { changedAt: number };
+
+/**
+ * A tick as a bucket writes it: a StoredTick's values in this order, the trailing nulls left out. Buckets written
+ * before rows held each tick as a StoredTick object, and appends put rows after those, so a bucket's array may hold
+ * both; each is read by its form. Rows are 42 % of the objects' JSON and parse in half the time (docs/performance.md
+ * "History ticks stored as rows").
+ */
+export type StoredRow = [
+  _id: string,
+  oddID: string,
+  bookmakerID: string,
+  sourceID: string,
+  sourceRank: number,
+  changedAt: number,
+  kind: TickKind,
+  bookOdds?: string | null,
+  decimalOdds?: number | null,
+  previousBookOdds?: string | null,
+  previousDecimalOdds?: number | null,
+  line?: number | null,
+  isMainLine?: boolean | null,
+  layOdds?: number | null,
+  maxStake?: number | null,
+  previousMaxStake?: number | null,
+];
+
+/** The fields a row always holds, before the nullable ones. */
+const ROW_HEAD = 7;
 
 export function hourOf(ms: number): number {
   return Math.floor(ms / HOUR_MS) * HOUR_MS;
@@ -84,7 +112,7 @@ export function encodeBucket(
     v,
     sources: [...new Set(sorted.map(sourceOf))].sort(),
     ...newestOf(sorted),
-    ...packedTicks(packJsonArray(JSON.stringify(sorted.map(storedTick)))),
+    ...packedTicks(packJsonArray(JSON.stringify(sorted.map(rowOf)))),
   };
 }
 
@@ -117,7 +145,7 @@ export function appendToBucket(bucket: BucketDocument, incoming: readonly TickDo
     v: bucket.v + 1,
     sources: [...new Set([...bucket.sources, ...added.map(sourceOf)])].sort(),
     ...newestOf(added),
-    ...packedTicks(appendToJsonArray(held, JSON.stringify(added.map(storedTick)))),
+    ...packedTicks(appendToJsonArray(held, JSON.stringify(added.map(rowOf)))),
   };
 }
 
@@ -126,17 +154,61 @@ function newestOf(sorted: readonly TickDocument[]): Pick<BucketDocument, "lastAt
   return newest ? { lastAt: newest.changedAt.getTime(), lastId: newest._id } : {};
 }
 
-function storedTick({ eventID: _e, day: _d, seriesKey: _s, changedAt, ...rest }: TickDocument): StoredTick {
-  return { ...rest, changedAt: changedAt.getTime() };
+/** The tick as a bucket writes it (`StoredRow`); the values left out at its end read back as null. */
+function rowOf(tick: TickDocument): StoredRow {
+  const row: StoredRow = [
+    tick._id,
+    tick.oddID,
+    tick.bookmakerID,
+    tick.sourceID,
+    tick.sourceRank,
+    tick.changedAt.getTime(),
+    tick.kind,
+    tick.bookOdds,
+    tick.decimalOdds,
+    tick.previousBookOdds,
+    tick.previousDecimalOdds,
+    tick.line,
+    tick.isMainLine,
+    tick.layOdds,
+    tick.maxStake,
+    tick.previousMaxStake,
+  ];
+  let length = row.length;
+  while (length > ROW_HEAD && (row[length - 1] ?? null) === null) length--;
+  row.length = length;
+  return row;
 }
 
 /**
- * The bucket's ticks as it stores them, in history order: for a pass that reads a few fields of every tick (the
- * books' rebuild), without making each a `TickDocument` (`decodeBucket`).
+ * The bucket's ticks as StoredTicks, in history order, whether it holds them as rows or (older buckets) as objects:
+ * for a pass that reads a few fields of every tick (the books' rebuild), without making each a `TickDocument`
+ * (`decodeBucket`).
  */
 export function storedTicksOf(bucket: Pick<BucketDocument, "ticks" | "jsonBytes">): StoredTick[] {
   const json = unpackJson(bucket.ticks.buffer, { bytes: bucket.jsonBytes });
-  return JSON.parse(json.toString("utf8")) as StoredTick[];
+  return (JSON.parse(json.toString("utf8")) as Array<StoredRow | StoredTick>).map((held) =>
+    Array.isArray(held)
+      ? {
+          _id: held[0],
+          oddID: held[1],
+          bookmakerID: held[2],
+          sourceID: held[3],
+          sourceRank: held[4],
+          changedAt: held[5],
+          kind: held[6],
+          bookOdds: held[7] ?? null,
+          decimalOdds: held[8] ?? null,
+          previousBookOdds: held[9] ?? null,
+          previousDecimalOdds: held[10] ?? null,
+          line: held[11] ?? null,
+          isMainLine: held[12] ?? null,
+          layOdds: held[13] ?? null,
+          maxStake: held[14] ?? null,
+          previousMaxStake: held[15] ?? null,
+        }
+      : held,
+  );
 }
 
 /** The bucket's ticks, in history order. */

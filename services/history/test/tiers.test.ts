@@ -18,6 +18,10 @@ import {
   type HistoryUnderTest,
 } from "./harness";
 import { TICK_LAYOUTS } from "../src/tick-tier";
+import { BookStateStore, bookKeyOf } from "../src/book-states";
+import { storedTicksOf, type BucketDocument } from "../src/tick-buckets";
+import { packJsonArray, unpackJson } from "@odds/platform";
+import { Binary, MongoClient, type Collection, type Db, type Filter } from "mongodb";
 
 /** An event whose ticks straddle the 28-day live retention: 40 to 20 days ago, every 6 hours, two bookmakers. */
 async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history.EventRef> {
@@ -78,6 +82,49 @@ describe.each(TICK_LAYOUTS)(
       const after = await service.list({ ...window(event), limit: 5000 });
       expect(after.notice).toBe("");
       expect(after.items).toEqual(before.items);
+    });
+
+    it("reads, appends to, rebuilds books from and archives buckets written before rows, whose ticks are objects", async () => {
+      const event = await recordStraddlingEvent(service);
+      const expected = (await service.list({ ...window(event), limit: 5000 })).items;
+      const booksOf = async () => {
+        const books = new BookStateStore(service.stores.live);
+        await books.load([event.eventId]);
+        return ["sportsbet", "tab"].map((book) => books.get(event.eventId, bookKeyOf(event.eventId, book, "feed-a")));
+      };
+      const books = await booksOf();
+      expect(books.every((book) => book !== undefined)).toBe(true);
+
+      // The event's buckets as the release before rows wrote them: each tick an object of its stored fields.
+      const rewritten = await asObjectBuckets(service.stores.liveDb, event.eventId);
+      expect(rewritten).toBeGreaterThan(10);
+      expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
+      expect(await booksOf()).toEqual(books);
+
+      // A tick a second after the newest, in its hour: appended as a row after the objects. (The away price is the one
+      // held at the newest instant: 4 - 1.8.)
+      await service.record({
+        events: [event],
+        snapshots: [
+          snapshot(event, daysAgo(20) + 1_000, [quote(ML_HOME, 3.3), quote(ML_AWAY, 2.2)], { bookmakerId: "tab" }),
+        ],
+      });
+      const withLate = (await service.list({ ...window(event), limit: 5000 })).items;
+      expect(withLate.slice(0, -1)).toEqual(expected);
+      expect(withLate.at(-1)).toMatchObject({ bookmakerID: "tab", kind: "move", decimalOdds: 3.3 });
+      const forms = await storedForms(service.stores.liveDb, event.eventId);
+      expect(forms.newest).toEqual({ objects: true, rows: true });
+
+      // The archiver moves the old days' object buckets; the archive writes them as rows.
+      await service.archiver.runOnce();
+      expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
+      const archive = await MongoClient.connect(`${archiveServer.url}/history_archive`);
+      try {
+        expect(await storedForms(archive.db(), event.eventId)).toMatchObject({ all: { objects: false, rows: true } });
+      } finally {
+        await archive.close();
+      }
+      expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(withLate);
     });
 
     it("an archiver crash after the copy and before the delete loses nothing and doubles nothing", async () => {
@@ -396,3 +443,57 @@ describe("history tiers: the per-tier read cap", () => {
     }
   }, 480_000);
 });
+
+/**
+ * Rewrites every bucket of the event as the release before rows wrote it: each tick an object of its stored fields,
+ * packed so that the next append keeps them. Returns how many buckets it rewrote.
+ */
+async function asObjectBuckets(db: Db, eventID: string): Promise<number> {
+  let rewritten = 0;
+  for (const { collection, filter } of await bucketCollections(db, eventID)) {
+    for (const bucket of await collection.find(filter).toArray()) {
+      const { packed, closeAt, bytes } = packJsonArray(JSON.stringify(storedTicksOf(bucket)));
+      await collection.updateOne(
+        { _id: bucket._id },
+        { $set: { ticks: new Binary(packed), closeAt, jsonBytes: bytes, v: bucket.v + 1 } },
+      );
+      rewritten += 1;
+    }
+  }
+  return rewritten;
+}
+
+/** Whether the event's buckets hold ticks as objects, as rows: over all of them, and in its newest hour's. */
+async function storedForms(
+  db: Db,
+  eventID: string,
+): Promise<Record<"all" | "newest", { objects: boolean; rows: boolean }>> {
+  const formsOf = (buckets: BucketDocument[]) => {
+    const held = buckets.flatMap(
+      (bucket) =>
+        JSON.parse(unpackJson(bucket.ticks.buffer, { bytes: bucket.jsonBytes }).toString("utf8")) as unknown[],
+    );
+    return { objects: held.some((tick) => !Array.isArray(tick)), rows: held.some((tick) => Array.isArray(tick)) };
+  };
+  const buckets: BucketDocument[] = [];
+  for (const { collection, filter } of await bucketCollections(db, eventID))
+    buckets.push(...(await collection.find(filter).toArray()));
+  const newest = buckets.reduce((a, b) => (b.hour > a.hour ? b : a));
+  return { all: formsOf(buckets), newest: formsOf([newest]) };
+}
+
+/** Where the event's buckets are in either layout: its own collection, or its part of the shared one. */
+async function bucketCollections(
+  db: Db,
+  eventID: string,
+): Promise<Array<{ collection: Collection<BucketDocument>; filter: Filter<BucketDocument> }>> {
+  const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name));
+  return [
+    ...(names.has(`buckets_${eventID}`)
+      ? [{ collection: db.collection<BucketDocument>(`buckets_${eventID}`), filter: {} }]
+      : []),
+    ...(names.has("tickBuckets")
+      ? [{ collection: db.collection<BucketDocument>("tickBuckets"), filter: { eventID } }]
+      : []),
+  ];
+}
