@@ -167,8 +167,11 @@ describe("the archiver job SIGKILLed mid-batch", () => {
   const BATCH = 25;
   /** Days strictly before this one leave the live tier (the archiver's own rule). */
   const cutoffDay = () => new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const dayOf = (doc: string) =>
-    new Date((JSON.parse(doc) as { changedAt: number }).changedAt).toISOString().slice(0, 10);
+  /** The UTC day of a stored tick: a row's changedAt is its sixth value (`StoredRow`), an older object's is named. */
+  const dayOf = (doc: string) => {
+    const tick = JSON.parse(doc) as unknown[] | { changedAt: number };
+    return new Date(Array.isArray(tick) ? (tick[5] as number) : tick.changedAt).toISOString().slice(0, 10);
+  };
 
   it("loses and doubles no tick, and the next run leaves every tick in exactly one tier", async () => {
     const run = runs[0];
