@@ -58,16 +58,23 @@ describe("hour buckets", () => {
     const away = ticks.find((tick) => tick.oddID === "points-away-game-ml-away")!;
     // _id, oddID, bookmakerID, sourceID, sourceRank, changedAt, kind, bookOdds, decimalOdds, previousBookOdds,
     // previousDecimalOdds, line, isMainLine, layOdds, maxStake, previousMaxStake.
-    expect(byOdd.get(home.oddID)).toEqual(
-      [home._id, home.oddID, "sportsbet", "feed-a", 10, HOUR + 5_000, "open", "-125", 1.8].concat([
-        null,
-        null,
-        null,
-        null,
-        null,
-        500,
-      ]),
-    );
+    expect(byOdd.get(home.oddID)).toEqual([
+      home._id,
+      home.oddID,
+      "sportsbet",
+      "feed-a",
+      10,
+      HOUR + 5_000,
+      "open",
+      "-125",
+      1.8,
+      null,
+      null,
+      null,
+      null,
+      null,
+      500,
+    ]);
     expect(byOdd.get(away.oddID)).toEqual([
       away._id,
       away.oddID,

@@ -17,11 +17,11 @@ import {
   startOwnFerretDb,
   type HistoryUnderTest,
 } from "./harness";
-import { TICK_LAYOUTS } from "../src/tick-tier";
+import { TICK_LAYOUTS, type TickTier } from "../src/tick-tier";
 import { BookStateStore, bookKeyOf } from "../src/book-states";
 import { storedTicksOf, type BucketDocument } from "../src/tick-buckets";
 import { packJsonArray, unpackJson } from "@odds/platform";
-import { Binary, MongoClient, type Collection, type Db, type Filter } from "mongodb";
+import { Binary, type Collection, type Db, type Filter } from "mongodb";
 
 /** An event whose ticks straddle the 28-day live retention: 40 to 20 days ago, every 6 hours, two bookmakers. */
 async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history.EventRef> {
@@ -112,18 +112,15 @@ describe.each(TICK_LAYOUTS)(
       const withLate = (await service.list({ ...window(event), limit: 5000 })).items;
       expect(withLate.slice(0, -1)).toEqual(expected);
       expect(withLate.at(-1)).toMatchObject({ bookmakerID: "tab", kind: "move", decimalOdds: 3.3 });
-      const forms = await storedForms(service.stores.liveDb, event.eventId);
+      const forms = await storedForms(service.stores.live, event.eventId);
       expect(forms.newest).toEqual({ objects: true, rows: true });
 
       // The archiver moves the old days' object buckets; the archive writes them as rows.
       await service.archiver.runOnce();
       expect(await service.stores.archive.countTicks(event.eventId)).toBeGreaterThan(0);
-      const archive = await MongoClient.connect(`${archiveServer.url}/history_archive`);
-      try {
-        expect(await storedForms(archive.db(), event.eventId)).toMatchObject({ all: { objects: false, rows: true } });
-      } finally {
-        await archive.close();
-      }
+      expect(await storedForms(service.stores.archive, event.eventId)).toMatchObject({
+        all: { objects: false, rows: true },
+      });
       expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(withLate);
     });
 
@@ -465,7 +462,7 @@ async function asObjectBuckets(db: Db, eventID: string): Promise<number> {
 
 /** Whether the event's buckets hold ticks as objects, as rows: over all of them, and in its newest hour's. */
 async function storedForms(
-  db: Db,
+  tier: TickTier,
   eventID: string,
 ): Promise<Record<"all" | "newest", { objects: boolean; rows: boolean }>> {
   const formsOf = (buckets: BucketDocument[]) => {
@@ -475,11 +472,9 @@ async function storedForms(
     );
     return { objects: held.some((tick) => !Array.isArray(tick)), rows: held.some((tick) => Array.isArray(tick)) };
   };
-  const buckets: BucketDocument[] = [];
-  for (const { collection, filter } of await bucketCollections(db, eventID))
-    buckets.push(...(await collection.find(filter).toArray()));
-  const newest = buckets.reduce((a, b) => (b.hour > a.hour ? b : a));
-  return { all: formsOf(buckets), newest: formsOf([newest]) };
+  // Oldest hour first.
+  const buckets = await tier.bucketsOfEvent(eventID);
+  return { all: formsOf(buckets), newest: formsOf(buckets.slice(-1)) };
 }
 
 /** Where the event's buckets are in either layout: its own collection, or its part of the shared one. */
