@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,6 +80,50 @@ describe("freePort: a port for a process about to start", () => {
     const port = await freePort({ from: 30_000, below: 30_000 });
     expect(port).toBeGreaterThan(0);
     await close(await listen(port, "0.0.0.0"));
+  });
+});
+
+describe("spawnManaged: a process's output", () => {
+  it("is written to its log by the process itself, appended, with nothing passing through the launcher", async () => {
+    const logFile = join(dir, "own.log");
+    writeFileSync(logFile, "from an earlier start\n");
+    const script = [
+      'process.stdout.write("to stdout\\n");',
+      'process.stderr.write("to stderr\\n");',
+      "setInterval(() => {}, 1000);",
+    ].join(" ");
+    const proc = spawnManaged("writer", process.execPath, ["-e", script], { logFile });
+    try {
+      // No pipe to read: the child's stdout and stderr are the log file itself.
+      expect(proc.child.stdout).toBeNull();
+      expect(proc.child.stderr).toBeNull();
+      await waitUntil(
+        "both lines",
+        async () => {
+          if (!readFileSync(logFile, "utf8").includes("to stderr")) throw new Error("not yet");
+        },
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
+      expect(readlinkSync(`/proc/${proc.child.pid}/fd/1`)).toBe(realpathSync(logFile));
+      expect(readlinkSync(`/proc/${proc.child.pid}/fd/2`)).toBe(realpathSync(logFile));
+      expect(readFileSync(logFile, "utf8")).toBe("from an earlier start\nto stdout\nto stderr\n");
+    } finally {
+      await proc.stop();
+    }
+  });
+
+  it("names a command that cannot be started in the log", async () => {
+    const logFile = join(dir, "absent-command.log");
+    const proc = spawnManaged("absent", join(dir, "no-such-command"), [], { logFile });
+    await new Promise((resolve) => proc.child.once("error", resolve));
+    await waitUntil(
+      "the spawn error",
+      async () => {
+        if (!readFileSync(logFile, "utf8").includes("spawn error")) throw new Error("not yet");
+      },
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
+    expect(readFileSync(logFile, "utf8")).toMatch(/^spawn error: spawn .*no-such-command ENOENT\n$/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { closeSync, createWriteStream, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -65,10 +65,13 @@ function listenedPort(port: number): Promise<number> {
 }
 
 /**
- * Spawns a long-running process with its output appended to `logFile`. With `niceness`, the process runs that much
- * below the launcher's CPU priority from its first instruction: through coreutils' `nice`, which sets it and then
- * becomes the command (same pid), so every thread the process ever starts inherits it. (Lowering a running process's
- * priority reaches only the threads that exist then; Linux keeps a priority per thread.)
+ * Spawns a long-running process with its output appended to `logFile`. The process writes to the file itself: its
+ * stdout and stderr are the file, opened for appending, so no line passes through the launcher (a pipe would wake the
+ * launcher for each line a service logs, every request's access line included, and the launcher would write it again).
+ * With `niceness`, the process runs that much below the launcher's CPU priority from its first instruction: through
+ * coreutils' `nice`, which sets it and then becomes the command (same pid), so every thread the process ever starts
+ * inherits it. (Lowering a running process's priority reaches only the threads that exist then; Linux keeps a priority
+ * per thread.)
  */
 export function spawnManaged(
   name: string,
@@ -77,25 +80,21 @@ export function spawnManaged(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; logFile: string; niceness?: number },
 ): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
-  const log = createWriteStream(options.logFile, { flags: "a" });
   const niceness = options.niceness ?? 0;
   const [file, argv] = niceness > 0 ? ["nice", ["-n", String(niceness), command, ...args]] : [command, args];
-  const child = spawn(file, argv, {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  child.once("error", (err) => log.write(`spawn error: ${err.message}\n`));
+  const log = openSync(options.logFile, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(file, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", log, log] });
+  } finally {
+    // The child has its own copy of the descriptor (or none, if it could not be started).
+    closeSync(log);
+  }
+  child.once("error", (err) => appendFileSync(options.logFile, `spawn error: ${err.message}\n`));
   return {
     name,
     child,
-    async stop(graceMs = 12_000) {
-      const code = await stopChild(child, graceMs);
-      log.end();
-      return code;
-    },
+    stop: (graceMs = 12_000) => stopChild(child, graceMs),
   };
 }
 
