@@ -195,7 +195,8 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
     for (const component of SERVICES) {
       expect(container(objects(), component).command).toEqual([
         "node",
-        // The Node flags the local launcher gives the service: the edge's, without V8's memory reducer.
+        // The Node flags the local launcher gives the service: the edge's, without V8's memory reducer; history's,
+        // with a young generation twice V8's own.
         ...nodeFlagsFor(component),
         "--require",
         "@odds/platform/tracing/register",
@@ -203,6 +204,7 @@ describe.each(VALUES_FILES)("chart rendered with %s", (file) => {
       ]);
     }
     expect(SERVICE_NODE_FLAGS.edge).toEqual(["--no-memory-reducer"]);
+    expect(SERVICE_NODE_FLAGS.history).toEqual(["--max-semi-space-size=32"]);
     const cron = find(objects(), "CronJob", nameOf("archiver"));
     const archiver = cron.spec.jobTemplate.spec.template.spec.containers[0];
     expect(archiver.command.at(-1)).toBe("services/history/dist/archiver.js");
@@ -479,9 +481,17 @@ describe("environment specifics", () => {
     ]);
     const command = (component: string) =>
       find(objects, "Deployment", nameOf(component)).spec.template.spec.containers[0].command;
-    expect(command("history")).toEqual([
+    expect(command("catalogue")).toEqual([
       "node",
       "--heap-growing-percent=50",
+      "--require",
+      "@odds/platform/tracing/register",
+      "services/catalogue/dist/main.js",
+    ]);
+    // A service with flags of its own keeps them in place of the default.
+    expect(command("history")).toEqual([
+      "node",
+      "--max-semi-space-size=32",
       "--require",
       "@odds/platform/tracing/register",
       "services/history/dist/main.js",
