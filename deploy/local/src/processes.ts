@@ -94,7 +94,7 @@ export function spawnManaged(
   return {
     name,
     child,
-    stop: (graceMs = 12_000) => stopChild(child, graceMs),
+    stop: (graceMs) => stopChild(child, graceMs),
   };
 }
 

@@ -99,6 +99,11 @@ export interface TickCursor {
   next(): TickDocument | null;
 }
 
+/** The collection holding an event's buckets in a layout (in `shared`, with every other event's). */
+export function bucketCollectionOf(layout: TickLayout, eventID: string): string {
+  return layout === "shared" ? SHARED_BUCKETS : `${EVENT_BUCKETS_PREFIX}${eventID}`;
+}
+
 /**
  * One storage tier of the tick log (the live shard or the archive shard), holding ticks in hour
  * buckets. Both tiers use the same layout, so a bucket's ticks are copied between them by tick id.
@@ -120,7 +125,7 @@ export class TickTier {
   }
 
   private collectionName(eventID: string): string {
-    return this.shared ? SHARED_BUCKETS : `${EVENT_BUCKETS_PREFIX}${eventID}`;
+    return bucketCollectionOf(this.layout, eventID);
   }
 
   private buckets(eventID: string): Collection<BucketDocument> {

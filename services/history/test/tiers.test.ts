@@ -17,11 +17,11 @@ import {
   startOwnFerretDb,
   type HistoryUnderTest,
 } from "./harness";
-import { TICK_LAYOUTS, type TickTier } from "../src/tick-tier";
+import { bucketCollectionOf, TICK_LAYOUTS, type TickLayout, type TickTier } from "../src/tick-tier";
 import { BookStateStore, bookKeyOf } from "../src/book-states";
 import { storedTicksOf, type BucketDocument } from "../src/tick-buckets";
 import { packJsonArray, unpackJson } from "@odds/platform";
-import { Binary, type Collection, type Db, type Filter } from "mongodb";
+import { Binary, type Db } from "mongodb";
 
 /** An event whose ticks straddle the 28-day live retention: 40 to 20 days ago, every 6 hours, two bookmakers. */
 async function recordStraddlingEvent(service: HistoryUnderTest): Promise<history.EventRef> {
@@ -96,7 +96,7 @@ describe.each(TICK_LAYOUTS)(
       expect(books.every((book) => book !== undefined)).toBe(true);
 
       // The event's buckets as the release before rows wrote them: each tick an object of its stored fields.
-      const rewritten = await asObjectBuckets(service.stores.liveDb, event.eventId);
+      const rewritten = await asObjectBuckets(service.stores.live, service.stores.liveDb, layout, event.eventId);
       expect(rewritten).toBeGreaterThan(10);
       expect((await service.list({ ...window(event), limit: 5000 })).items).toEqual(expected);
       expect(await booksOf()).toEqual(books);
@@ -445,17 +445,17 @@ describe("history tiers: the per-tier read cap", () => {
  * Rewrites every bucket of the event as the release before rows wrote it: each tick an object of its stored fields,
  * packed so that the next append keeps them. Returns how many buckets it rewrote.
  */
-async function asObjectBuckets(db: Db, eventID: string): Promise<number> {
+async function asObjectBuckets(tier: TickTier, db: Db, layout: TickLayout, eventID: string): Promise<number> {
+  // No tier method writes the old form, so each bucket the tier reads is written back by its id, where the tier keeps it.
+  const collection = db.collection<BucketDocument>(bucketCollectionOf(layout, eventID));
   let rewritten = 0;
-  for (const { collection, filter } of await bucketCollections(db, eventID)) {
-    for (const bucket of await collection.find(filter).toArray()) {
-      const { packed, closeAt, bytes } = packJsonArray(JSON.stringify(storedTicksOf(bucket)));
-      await collection.updateOne(
-        { _id: bucket._id },
-        { $set: { ticks: new Binary(packed), closeAt, jsonBytes: bytes, v: bucket.v + 1 } },
-      );
-      rewritten += 1;
-    }
+  for (const bucket of await tier.bucketsOfEvent(eventID)) {
+    const { packed, closeAt, bytes } = packJsonArray(JSON.stringify(storedTicksOf(bucket)));
+    const { modifiedCount } = await collection.updateOne(
+      { _id: bucket._id },
+      { $set: { ticks: new Binary(packed), closeAt, jsonBytes: bytes, v: bucket.v + 1 } },
+    );
+    rewritten += modifiedCount;
   }
   return rewritten;
 }
@@ -475,20 +475,4 @@ async function storedForms(
   // Oldest hour first.
   const buckets = await tier.bucketsOfEvent(eventID);
   return { all: formsOf(buckets), newest: formsOf(buckets.slice(-1)) };
-}
-
-/** Where the event's buckets are in either layout: its own collection, or its part of the shared one. */
-async function bucketCollections(
-  db: Db,
-  eventID: string,
-): Promise<Array<{ collection: Collection<BucketDocument>; filter: Filter<BucketDocument> }>> {
-  const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name));
-  return [
-    ...(names.has(`buckets_${eventID}`)
-      ? [{ collection: db.collection<BucketDocument>(`buckets_${eventID}`), filter: {} }]
-      : []),
-    ...(names.has("tickBuckets")
-      ? [{ collection: db.collection<BucketDocument>("tickBuckets"), filter: { eventID } }]
-      : []),
-  ];
 }
