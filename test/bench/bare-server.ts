@@ -1,10 +1,11 @@
 // The physical limit beside each case: a bare node:http server answering a case's exact
 // response bytes from memory. Bodies come from files; GET /<index> answers body <index>.
 //
-// Given the stack's Redis (argv[3]), GET /admitted/<index> answers the same bytes after the one
-// Redis call the edge's admission makes per request: the rate-limit script over a key's five windows,
-// with the entities of the key's previous answer carried. No framework, no key lookup, no cache: the
-// floor of any edge that counts every request in Redis, as the contract's rate limits require.
+// Given the stack's Redis (argv[3]), GET /admitted/<index> answers the same bytes after a Redis call
+// of its own: the edge's rate-limit script admitting the one request over a key's five windows, with
+// the entities of the key's previous answer carried. No framework, no key lookup, no cache: the floor
+// of any edge that makes one Redis call per request to count it, as the contract's rate limits require
+// (the edge itself shares one call among a key's requests read in the same turn: RateLimiter).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { RATE_LIMIT_SCRIPT, scriptCall } from "@odds/edge/dist/ratelimit/rate-limiter";
@@ -37,11 +38,12 @@ async function admission(redis: RedisClient, prefix: string): Promise<() => Prom
   // Every window admitted, with limits never reached (finite, so every comparison runs), then one entity
   // carried into each window, and the key's revision read (its hash tag is the windows'), as the edge's
   // call does. Built once: the floor does no work of its own per request.
-  const call = scriptCall(
-    keyRevisionKey("key"),
-    keys.map((key) => ({ key, maxRequests: 1e12, maxEntities: 1e12, endMs })),
-    keys.map((key) => ({ key, entities: 1, endMs })),
-  );
+  const call = scriptCall(keyRevisionKey("key"), [
+    {
+      admitted: keys.map((key) => ({ key, maxRequests: 1e12, maxEntities: 1e12, endMs })),
+      carried: keys.map((key) => ({ key, entities: 1, endMs })),
+    },
+  ]);
   return () => redis.evalSha(sha, call);
 }
 

@@ -62,61 +62,94 @@ export class RateLimiterUnavailableError extends Error {
 }
 
 /**
- * One script checks and counts every window of a key atomically, and first adds the entities
- * the key's earlier responses served (carried here instead of a call of their own).
- * KEYS: the key's revision (`keyRevisionKey`), the n window hashes to admit, then m window hashes
- * that receive carried entities.
- * ARGV: n, then per admitted window max-requests, max-entities (-1 = unlimited) and the window
- * end (ms) for PEXPIREAT, then per carried hash the entities to add and its window end.
- * Carried entities are added before the check, so a request sees everything served before it.
- * admit: refuses (without counting) when any window is at its request maximum or its entities
- * are already at their maximum; otherwise counts one request in every window. n = 0 only adds.
- * Windows go shortest first; the refusing window is the LAST one exhausted (the one resetting latest),
- * so Retry-After says when a retry can pass, not when a shorter window resets into a still-spent longer one.
- * A window's hash gets its expiry (its window end, plus a second) once, when the script creates it: a
- * request counter that becomes 1, or carried entities landing on a hash with none. A hash is only ever
- * made here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
- * Returns {allowed, refusing window index (1-based, 0 = none), requests1, entities1, ..., revision}:
- * the key's revision token last ("" when none was written), read in the same atomic step.
+ * One script checks and counts every window of a key atomically, for one request or for several of
+ * the same key made together (one batch, below), and first adds the entities the key's earlier
+ * responses served (carried here instead of a call of their own).
+ * KEYS: the key's revision (`keyRevisionKey`), then each window hash the call touches, once.
+ * ARGV: the number of admissions, then each window hash's end (ms), for PEXPIREAT, in KEYS' order; then per
+ * admission: c, then c pairs (window index, entities carried into it), then n, then n triples (window index,
+ * max-requests, max-entities; -1 = unlimited), its windows shortest first. A window index counts from 1 in the
+ * window hashes (KEYS[1 + index]).
+ * The admissions are decided one after another, in their order, on counters read once: each sees every request
+ * and entity of the ones before it, exactly as the same admissions made one call each would. An admission's
+ * carried entities are added before its check, so a request sees everything served before it.
+ * admit: refuses (without counting) when any window is at its request maximum or its entities are already at
+ * their maximum; otherwise counts one request in every window. n = 0 only adds.
+ * The refusing window is the LAST one exhausted (the one resetting latest), so Retry-After says when a retry
+ * can pass, not when a shorter window resets into a still-spent longer one.
+ * The counts are written once, at the end, by how much each hash grew. A hash gets its expiry (its window end,
+ * plus a second) when a counter of it is made: a request or entity counter that was absent. A hash is only
+ * ever made here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
+ * Returns per admission {allowed, refusing window index among its own (1-based, 0 = none), requests1,
+ * entities1, ..., revision}: the key's revision token last ("" when none was written), read in the same
+ * atomic step.
  */
 export const RATE_LIMIT_SCRIPT = `
-local n = tonumber(ARGV[1])
-local carriedBase = 1 + n * 3
-for j = 1, #KEYS - 1 - n do
-  local key = KEYS[1 + n + j]
-  local add = tonumber(ARGV[carriedBase + (j - 1) * 2 + 1])
-  if redis.call("HINCRBY", key, "e", add) == add then
-    redis.call("PEXPIREAT", key, tonumber(ARGV[carriedBase + (j - 1) * 2 + 2]) + 1000)
+local admissions = tonumber(ARGV[1])
+local windows = #KEYS - 1
+local requests, entities, addedRequests, addedEntities = {}, {}, {}, {}
+for k = 1, windows do
+  addedRequests[k] = 0
+  addedEntities[k] = 0
+end
+local function load(k)
+  if requests[k] == nil then
+    local values = redis.call("HMGET", KEYS[1 + k], "r", "e")
+    requests[k] = tonumber(values[1]) or 0
+    entities[k] = (tonumber(values[2]) or 0) + addedEntities[k]
   end
 end
-local out = {1, 0}
-local current = {}
-for i = 1, n do
-  local base = 1 + (i - 1) * 3
-  local maxRequests = tonumber(ARGV[base + 1])
-  local maxEntities = tonumber(ARGV[base + 2])
-  local values = redis.call("HMGET", KEYS[1 + i], "r", "e")
-  local r = tonumber(values[1]) or 0
-  local e = tonumber(values[2]) or 0
-  current[i] = {r, e}
-  if (maxRequests >= 0 and r >= maxRequests) or (maxEntities >= 0 and e >= maxEntities) then
-    out[1] = 0
-    out[2] = i
+local revision = redis.call("GET", KEYS[1]) or ""
+local replies = {}
+local at = 2 + windows
+for a = 1, admissions do
+  local carried = tonumber(ARGV[at])
+  for j = 1, carried do
+    local k = tonumber(ARGV[at + 2 * j - 1])
+    local add = tonumber(ARGV[at + 2 * j])
+    addedEntities[k] = addedEntities[k] + add
+    if entities[k] ~= nil then entities[k] = entities[k] + add end
   end
-end
-for i = 1, n do
-  local r = current[i][1]
-  if out[1] == 1 then
-    r = redis.call("HINCRBY", KEYS[1 + i], "r", 1)
-    if r == 1 then
-      redis.call("PEXPIREAT", KEYS[1 + i], tonumber(ARGV[1 + (i - 1) * 3 + 3]) + 1000)
+  at = at + 1 + 2 * carried
+  local n = tonumber(ARGV[at])
+  local out = {1, 0}
+  for i = 1, n do
+    local b = at + 3 * (i - 1)
+    local k = tonumber(ARGV[b + 1])
+    local maxRequests = tonumber(ARGV[b + 2])
+    local maxEntities = tonumber(ARGV[b + 3])
+    load(k)
+    if (maxRequests >= 0 and requests[k] >= maxRequests) or (maxEntities >= 0 and entities[k] >= maxEntities) then
+      out[1] = 0
+      out[2] = i
     end
   end
-  table.insert(out, r)
-  table.insert(out, current[i][2])
+  for i = 1, n do
+    local k = tonumber(ARGV[at + 3 * (i - 1) + 1])
+    if out[1] == 1 then
+      requests[k] = requests[k] + 1
+      addedRequests[k] = addedRequests[k] + 1
+    end
+    table.insert(out, requests[k])
+    table.insert(out, entities[k])
+  end
+  table.insert(out, revision)
+  replies[a] = out
+  at = at + 1 + 3 * n
 end
-table.insert(out, redis.call("GET", KEYS[1]) or "")
-return out
+for k = 1, windows do
+  local made = false
+  if addedEntities[k] > 0 then
+    made = redis.call("HINCRBY", KEYS[1 + k], "e", addedEntities[k]) == addedEntities[k]
+  end
+  if addedRequests[k] > 0 and redis.call("HINCRBY", KEYS[1 + k], "r", addedRequests[k]) == addedRequests[k] then
+    made = true
+  end
+  if made then
+    redis.call("PEXPIREAT", KEYS[1 + k], tonumber(ARGV[1 + k]) + 1000)
+  end
+end
+return replies
 `;
 
 /** Redis answers in well under a millisecond; half a second means it is stalled or partitioned. */
@@ -131,7 +164,7 @@ export const DEFAULT_ENTITY_FLUSH_MS = 200;
 
 const SCRIPT_SHA = createHash("sha1").update(RATE_LIMIT_SCRIPT).digest("hex");
 
-/** The most script calls one batch carries (one turn of the event loop seldom makes more). */
+/** The most admissions one batch carries (one turn of the event loop seldom makes more). */
 const MAX_SCRIPT_BATCH = 128;
 
 /** One call of the rate-limit script. */
@@ -155,19 +188,50 @@ export interface CarriedEntities {
   endMs: number;
 }
 
-/** The script's KEYS and ARGV (laid out as RATE_LIMIT_SCRIPT reads them), the one place that knows the layout. */
-export function scriptCall(revisionKey: string, admitted: AdmittedWindow[], carried: CarriedEntities[]): ScriptCall {
+/** One admission of a key: the windows it is counted in (none: it only carries) and the entities it carries. */
+export interface AdmissionCall {
+  admitted: AdmittedWindow[];
+  carried: CarriedEntities[];
+}
+
+/**
+ * The script's KEYS and ARGV (laid out as RATE_LIMIT_SCRIPT reads them) for admissions of one key, in the order
+ * they are decided: the one place that knows the layout. Every window hash must be the key's (its hash tag), so
+ * the call runs in one Redis Cluster slot.
+ */
+export function scriptCall(revisionKey: string, admissions: readonly AdmissionCall[]): ScriptCall {
   const keys = [revisionKey];
-  const args = [String(admitted.length)];
-  for (const window of admitted) {
-    keys.push(window.key);
-    args.push(String(window.maxRequests ?? -1), String(window.maxEntities ?? -1), String(window.endMs));
+  const ends: string[] = [];
+  const indexes = new Map<string, string>();
+  const indexOf = (key: string, endMs: number): string => {
+    let index = indexes.get(key);
+    if (index === undefined) {
+      keys.push(key);
+      ends.push(String(endMs));
+      index = String(keys.length - 1);
+      indexes.set(key, index);
+    }
+    return index;
+  };
+  const decided: string[] = [];
+  for (const { admitted, carried } of admissions) {
+    decided.push(String(carried.length));
+    for (const window of carried) decided.push(indexOf(window.key, window.endMs), String(window.entities));
+    decided.push(String(admitted.length));
+    for (const window of admitted) {
+      decided.push(
+        indexOf(window.key, window.endMs),
+        String(window.maxRequests ?? -1),
+        String(window.maxEntities ?? -1),
+      );
+    }
   }
-  for (const window of carried) {
-    keys.push(window.key);
-    args.push(String(window.entities), String(window.endMs));
-  }
-  return { keys, arguments: args };
+  return { keys, arguments: [String(admissions.length), ...ends, ...decided] };
+}
+
+/** An admission of the key whose revision is `revisionKey`, as the limiter batches it. */
+interface KeyAdmission extends AdmissionCall {
+  revisionKey: string;
 }
 
 /** The script's reply, loading it first when Redis does not hold it (a restart, a flush). */
@@ -223,14 +287,15 @@ interface UnsentEntities {
 }
 
 /**
- * Fixed-window rate limits per key in Redis, one Redis call per request. Requests are counted
+ * Fixed-window rate limits per key in Redis, one Redis call per request at most (the requests of one
+ * key read in the same turn of the event loop share one: `runScripts`). Requests are counted
  * before serving; the entities (objects in `data`) a response served are known only after it,
  * so they are held here and carried by the key's next admission, which adds them before its
  * check, into the windows they were served in. Entities a key's next request does not carry
  * soon are sent by a background flush every `entityFlushMs` (one call per key with entities
  * waiting, however many requests served them), and by `current()` and `stop()`.
  * Every Redis call has a deadline inside a circuit breaker; the script calls made in one turn of the
- * event loop share one (`runScripts`). When Redis is refused, hung or past the deadline the limiter
+ * event loop share one. When Redis is refused, hung or past the deadline the limiter
  * fails open (serves, logs, reports itself unreachable) or closed.
  * Entities of a call that failed are dropped, not re-sent: the call may have been applied, and
  * counting them twice would refuse a customer wrongly.
@@ -240,7 +305,7 @@ export class RateLimiter {
   private lastFailureLogMs = 0;
   private readonly calls: StoreCallPolicy;
   private readonly unsent = new Map<string, UnsentEntities[]>();
-  private readonly scriptCalls: DataLoader<ScriptCall, unknown>;
+  private readonly admissions: DataLoader<KeyAdmission, unknown>;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -255,9 +320,9 @@ export class RateLimiter {
     },
   ) {
     this.calls = storeCallPolicy(options.limits ?? DEFAULT_REDIS_CALL_LIMITS);
-    // The script calls made in one turn of the event loop (the admissions of the requests it read) go
-    // as one batch: the deadline and breaker cost as much per call as the call itself does.
-    this.scriptCalls = new DataLoader((calls) => this.runScripts(calls), {
+    // The admissions made in one turn of the event loop (of the requests it read) go as one batch: the
+    // deadline and breaker cost as much per call as the call itself does, and a key's admissions share a call.
+    this.admissions = new DataLoader((admissions) => this.runScripts(admissions), {
       cache: false,
       batchScheduleFn: (dispatch) => setImmediate(dispatch),
       maxBatchSize: MAX_SCRIPT_BATCH,
@@ -405,7 +470,8 @@ export class RateLimiter {
     let reply: number[];
     let keyRevision: string;
     try {
-      const raw = (await this.scriptCalls.load(scriptCall(keyRevisionKey(keyID), admitted, carriedTo))) as unknown[];
+      const admission = { revisionKey: keyRevisionKey(keyID), admitted, carried: carriedTo };
+      const raw = (await this.admissions.load(admission)) as unknown[];
       this.reachable = true;
       keyRevision = String(raw[raw.length - 1]);
       reply = raw.slice(0, -1).map(Number);
@@ -431,24 +497,44 @@ export class RateLimiter {
   }
 
   /**
-   * One batch of script calls under one deadline and breaker. Each call is its own command (Redis runs
-   * each script whole, in the order sent; the client writes the batch at once) and answers on its own:
-   * a call that failed fails alone, and the others keep their replies. The batch fails as a whole, and
-   * counts once in the breaker, when its deadline passes, the breaker is open, or every call failed.
+   * One batch of admissions under one deadline and breaker: one script call per key, deciding that key's
+   * admissions in the order they were made (Redis runs each script whole, in the order sent; the client
+   * writes the batch at once). Each key's call answers on its own: a call that failed fails its key's
+   * admissions alone, and the other keys keep their replies. The batch fails as a whole, and counts once
+   * in the breaker, when its deadline passes, the breaker is open, or every call failed.
    * The commands get no AbortSignal: the client writes the batch at once, so there is seldom anything
    * unwritten to drop, and a listener per command on the signal cost more than the batching saved.
-   * A command that Redis runs after its deadline (a hung Redis resuming) counts a request that was
-   * served; its carried entities are not sent again (see above), so nothing counts twice.
+   * A command that Redis runs after its deadline (a hung Redis resuming) counts requests that were
+   * served; their carried entities are not sent again (see above), so nothing counts twice.
    */
-  private async runScripts(calls: readonly ScriptCall[]): Promise<unknown[]> {
+  private async runScripts(admissions: readonly KeyAdmission[]): Promise<unknown[]> {
+    const byKey = new Map<string, number[]>();
+    admissions.forEach((admission, index) => {
+      const indexes = byKey.get(admission.revisionKey);
+      if (indexes) indexes.push(index);
+      else byKey.set(admission.revisionKey, [index]);
+    });
     return this.calls.execute(async () => {
+      const replies: unknown[] = new Array(admissions.length);
       const outcomes = await Promise.all(
-        calls.map((call) =>
-          runScript(this.redis, call).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
-        ),
+        [...byKey].map(async ([revisionKey, indexes]) => {
+          const call = scriptCall(
+            revisionKey,
+            indexes.map((index) => admissions[index] as KeyAdmission),
+          );
+          try {
+            const reply = (await runScript(this.redis, call)) as unknown[];
+            indexes.forEach((index, at) => (replies[index] = reply[at]));
+            return undefined;
+          } catch (err) {
+            const failure = err instanceof Error ? err : new Error(String(err));
+            for (const index of indexes) replies[index] = failure;
+            return failure;
+          }
+        }),
       );
       if (outcomes.every((outcome) => outcome instanceof Error)) throw outcomes[0];
-      return outcomes;
+      return replies;
     });
   }
 
