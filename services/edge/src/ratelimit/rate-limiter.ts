@@ -508,22 +508,22 @@ export class RateLimiter {
    * served; their carried entities are not sent again (see above), so nothing counts twice.
    */
   private async runScripts(admissions: readonly KeyAdmission[]): Promise<unknown[]> {
-    const byKey = new Map<string, number[]>();
+    const byKey = new Map<string, { indexes: number[]; calls: KeyAdmission[] }>();
     admissions.forEach((admission, index) => {
-      const indexes = byKey.get(admission.revisionKey);
-      if (indexes) indexes.push(index);
-      else byKey.set(admission.revisionKey, [index]);
+      const key = byKey.get(admission.revisionKey);
+      if (key) {
+        key.indexes.push(index);
+        key.calls.push(admission);
+      } else {
+        byKey.set(admission.revisionKey, { indexes: [index], calls: [admission] });
+      }
     });
     return this.calls.execute(async () => {
       const replies: unknown[] = new Array(admissions.length);
       const outcomes = await Promise.all(
-        [...byKey].map(async ([revisionKey, indexes]) => {
-          const call = scriptCall(
-            revisionKey,
-            indexes.map((index) => admissions[index] as KeyAdmission),
-          );
+        [...byKey].map(async ([revisionKey, { indexes, calls }]) => {
           try {
-            const reply = (await runScript(this.redis, call)) as unknown[];
+            const reply = (await runScript(this.redis, scriptCall(revisionKey, calls))) as unknown[];
             indexes.forEach((index, at) => (replies[index] = reply[at]));
             return undefined;
           } catch (err) {
