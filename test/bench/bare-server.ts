@@ -47,6 +47,13 @@ async function admission(redis: RedisClient, prefix: string): Promise<() => Prom
   return () => redis.evalSha(sha, call);
 }
 
+function quitAndThrow(redis: RedisClient): (err: unknown) => Promise<never> {
+  return async (err) => {
+    await redis.quit().catch(() => undefined);
+    throw err;
+  };
+}
+
 /** Serves the bodies listed in `bodyIndex` on a free port; with `redisUrl`, the admitted path too. */
 export async function startBareServer(
   bodyIndex: string,
@@ -59,7 +66,8 @@ export async function startBareServer(
   }));
   const redis = redisUrl ? createClient({ url: redisUrl, disableOfflineQueue: true }) : undefined;
   await redis?.connect();
-  const admit = redis ? await admission(redis, prefix) : undefined;
+  // A client left connected would outlive a failed start (and crash its process when Redis goes away).
+  const admit = redis ? await admission(redis, prefix).catch(quitAndThrow(redis)) : undefined;
   const server = createServer((request, response) => {
     const url = request.url ?? "/";
     const admitted = url.startsWith(ADMITTED);
