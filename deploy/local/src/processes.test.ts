@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -83,6 +84,17 @@ describe("freePort: a port for a process about to start", () => {
   });
 });
 
+/** Waits until the log holds `text`, written by a process that runs beside the test. */
+function untilLogHas(logFile: string, text: string): Promise<void> {
+  return waitUntil(
+    `"${text}" in ${logFile}`,
+    async () => {
+      if (!readFileSync(logFile, "utf8").includes(text)) throw new Error("not yet");
+    },
+    { timeoutMs: 10_000, intervalMs: 20 },
+  );
+}
+
 describe("spawnManaged: a process's output", () => {
   it("is written to its log by the process itself, appended, with nothing passing through the launcher", async () => {
     const logFile = join(dir, "own.log");
@@ -97,13 +109,7 @@ describe("spawnManaged: a process's output", () => {
       // No pipe to read: the child's stdout and stderr are the log file itself.
       expect(proc.child.stdout).toBeNull();
       expect(proc.child.stderr).toBeNull();
-      await waitUntil(
-        "both lines",
-        async () => {
-          if (!readFileSync(logFile, "utf8").includes("to stderr")) throw new Error("not yet");
-        },
-        { timeoutMs: 10_000, intervalMs: 20 },
-      );
+      await untilLogHas(logFile, "to stderr");
       expect(readlinkSync(`/proc/${proc.child.pid}/fd/1`)).toBe(realpathSync(logFile));
       expect(readlinkSync(`/proc/${proc.child.pid}/fd/2`)).toBe(realpathSync(logFile));
       expect(readFileSync(logFile, "utf8")).toBe("from an earlier start\nto stdout\nto stderr\n");
@@ -115,15 +121,53 @@ describe("spawnManaged: a process's output", () => {
   it("names a command that cannot be started in the log", async () => {
     const logFile = join(dir, "absent-command.log");
     const proc = spawnManaged("absent", join(dir, "no-such-command"), [], { logFile });
-    await new Promise((resolve) => proc.child.once("error", resolve));
-    await waitUntil(
-      "the spawn error",
-      async () => {
-        if (!readFileSync(logFile, "utf8").includes("spawn error")) throw new Error("not yet");
-      },
-      { timeoutMs: 5_000, intervalMs: 20 },
-    );
-    expect(readFileSync(logFile, "utf8")).toMatch(/^spawn error: spawn .*no-such-command ENOENT\n$/);
+    const code = await new Promise((resolve) => proc.child.once("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(readFileSync(logFile, "utf8")).toMatch(/no-such-command: No such file or directory\n$/);
+  });
+});
+
+describe("spawnManaged: a process whose launcher dies", () => {
+  it("is sent SIGTERM when the launcher dies without stopping it", async () => {
+    const logFile = join(dir, "orphan.log");
+    writeFileSync(logFile, "");
+    // A launcher of its own (this test's process must live on), starting a process through spawnManaged from this
+    // source, compiled as it is required, then killed outright: no stop, no exit handler.
+    const child = [
+      'process.on("SIGTERM", () => { process.stdout.write("terminated\\n"); process.exit(0); });',
+      'process.stdout.write("started\\n");',
+      "setInterval(() => {}, 1000);",
+    ].join(" ");
+    const launcherScript = [
+      'const { transformFileSync } = require("@swc/core");',
+      'require.extensions[".ts"] = (module, file) => module._compile(transformFileSync(file, {',
+      '  jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }).code, file);',
+      `const { spawnManaged } = require(${JSON.stringify(join(__dirname, "processes.ts"))});`,
+      `const proc = spawnManaged("orphan", process.execPath, ["-e", ${JSON.stringify(child)}], {`,
+      `  logFile: ${JSON.stringify(logFile)} });`,
+      "process.stdout.write(String(proc.child.pid));",
+      "setInterval(() => {}, 1000);",
+    ].join("\n");
+    const launcher = spawn(process.execPath, ["-e", launcherScript], { stdio: ["ignore", "pipe", "inherit"] });
+    let pid = 0;
+    try {
+      pid = Number(
+        await new Promise<string>((resolve) => launcher.stdout.once("data", (data) => resolve(String(data)))),
+      );
+      await untilLogHas(logFile, "started");
+      launcher.kill("SIGKILL");
+      await untilLogHas(logFile, "terminated");
+      expect(readFileSync(logFile, "utf8")).toBe("started\nterminated\n");
+    } finally {
+      launcher.kill("SIGKILL");
+      if (pid > 0) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone, as it should be.
+        }
+      }
+    }
   });
 });
 

@@ -72,6 +72,9 @@ function listenedPort(port: number): Promise<number> {
  * coreutils' `nice`, which sets it and then becomes the command (same pid), so every thread the process ever starts
  * inherits it. (Lowering a running process's priority reaches only the threads that exist then; Linux keeps a priority
  * per thread.)
+ * The process is also started through util-linux's `setpriv --pdeathsig TERM`, which becomes the command the same way:
+ * the kernel sends it SIGTERM when the launcher dies without stopping it (killed, or crashed, as a test runner can), so
+ * no store or service outlives the launcher that started it.
  */
 export function spawnManaged(
   name: string,
@@ -81,11 +84,15 @@ export function spawnManaged(
 ): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
   const niceness = options.niceness ?? 0;
-  const [file, argv] = niceness > 0 ? ["nice", ["-n", String(niceness), command, ...args]] : [command, args];
+  const niced = niceness > 0 ? ["nice", "-n", String(niceness), command, ...args] : [command, ...args];
   const log = openSync(options.logFile, "a");
   let child: ChildProcess;
   try {
-    child = spawn(file, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", log, log] });
+    child = spawn("setpriv", ["--pdeathsig", "TERM", "--", ...niced], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", log, log],
+    });
   } finally {
     // The child has its own copy of the descriptor (or none, if it could not be started).
     closeSync(log);
