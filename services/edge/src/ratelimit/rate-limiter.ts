@@ -77,9 +77,10 @@ export class RateLimiterUnavailableError extends Error {
  * their maximum; otherwise counts one request in every window. n = 0 only adds.
  * The refusing window is the LAST one exhausted (the one resetting latest), so Retry-After says when a retry
  * can pass, not when a shorter window resets into a still-spent longer one.
- * The counts are written once, at the end, by how much each hash grew. A hash gets its expiry (its window end,
- * plus a second) when a counter of it is made: a request or entity counter that was absent. A hash is only
- * ever made here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
+ * The counts are written once, at the end, one command a hash: a hash the call read gets the counters it now
+ * holds (HSET), one that only received carried entities is added to (HINCRBY). A hash gets its expiry (its
+ * window end, plus a second) when this call makes it: one that held no counter before. A hash is only ever made
+ * here, so every hash has its expiry, and a request pays no PEXPIREAT once its windows exist.
  * Returns per admission {allowed, refusing window index among its own (1-based, 0 = none), requests1,
  * entities1, ..., revision}: the key's revision token last ("" when none was written), read in the same
  * atomic step.
@@ -87,7 +88,7 @@ export class RateLimiterUnavailableError extends Error {
 export const RATE_LIMIT_SCRIPT = `
 local admissions = tonumber(ARGV[1])
 local windows = #KEYS - 1
-local requests, entities, addedRequests, addedEntities = {}, {}, {}, {}
+local requests, entities, addedRequests, addedEntities, absent = {}, {}, {}, {}, {}
 for k = 1, windows do
   addedRequests[k] = 0
   addedEntities[k] = 0
@@ -95,6 +96,7 @@ end
 local function load(k)
   if requests[k] == nil then
     local values = redis.call("HMGET", KEYS[1 + k], "r", "e")
+    absent[k] = values[1] == false and values[2] == false
     requests[k] = tonumber(values[1]) or 0
     entities[k] = (tonumber(values[2]) or 0) + addedEntities[k]
   end
@@ -138,15 +140,22 @@ for a = 1, admissions do
   at = at + 1 + 3 * n
 end
 for k = 1, windows do
+  local key = KEYS[1 + k]
   local made = false
-  if addedEntities[k] > 0 then
-    made = redis.call("HINCRBY", KEYS[1 + k], "e", addedEntities[k]) == addedEntities[k]
-  end
-  if addedRequests[k] > 0 and redis.call("HINCRBY", KEYS[1 + k], "r", addedRequests[k]) == addedRequests[k] then
-    made = true
+  if requests[k] ~= nil then
+    if addedRequests[k] > 0 and addedEntities[k] > 0 then
+      redis.call("HSET", key, "r", requests[k], "e", entities[k])
+    elseif addedRequests[k] > 0 then
+      redis.call("HSET", key, "r", requests[k])
+    elseif addedEntities[k] > 0 then
+      redis.call("HSET", key, "e", entities[k])
+    end
+    made = absent[k] and (addedRequests[k] > 0 or addedEntities[k] > 0)
+  elseif addedEntities[k] > 0 then
+    made = redis.call("HINCRBY", key, "e", addedEntities[k]) == addedEntities[k]
   end
   if made then
-    redis.call("PEXPIREAT", KEYS[1 + k], tonumber(ARGV[1 + k]) + 1000)
+    redis.call("PEXPIREAT", key, tonumber(ARGV[1 + k]) + 1000)
   end
 end
 return replies
