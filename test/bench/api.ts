@@ -15,7 +15,7 @@ import {
   type ServiceName,
 } from "@odds/local";
 import { admittedPath, type BareBody } from "./bare-server";
-import { ratioTo, referenceFailures } from "./ratio";
+import { apiRefusals, ratioTo, referenceFailures } from "./ratio";
 import { spreadOrder, variantRounds } from "./cold-order";
 import { coldSample, nextFirstPath } from "./cold-reference";
 import { CpuSampler } from "./cpu-sampler";
@@ -679,7 +679,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
           rows.push(row);
           report(
             `  ${benchCase.name} ${mode} c=${connections}: ${rate(api)} req/s p50 ${fmt(api.p50Ms, 1)} ms ` +
-              `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx} (${api.windowSeconds} s)` +
+              `p99 ${fmt(api.p99Ms, 1)} ms, errors ${api.errors + api.non2xx}${apiRefusals(api)} (${api.windowSeconds} s)` +
               (bareResult
                 ? ` | bare ${rate(bareResult)} req/s p99 ${fmt(bareResult.p99Ms, 1)} ms${referenceFailures(bareResult)}`
                 : "") +
