@@ -27,7 +27,7 @@ import {
   datasetFingerprint,
   eventsAppliedAt,
   FreshnessProbe,
-  historyRecordedAt,
+  historyFreshness,
   ingestCycles,
   historyTicks,
   unfinishedCycle,
@@ -733,10 +733,7 @@ export async function runApiBench(report: (line: string) => void, interruption: 
     const cycles = ingestCycles(dataDir, startedAt).map((cycle) => ({
       ...cycle,
       eventsFreshMs: probe.freshnessMs(cycle, "events", eventsAppliedAt(dataDir, cycle.cycleID)),
-      historyFreshMs:
-        probe.eventID === undefined
-          ? null
-          : probe.freshnessMs(cycle, "history", historyRecordedAt(dataDir, cycle.cycleID, probe.eventID)),
+      historyFreshMs: historyFreshness(probe, dataDir, cycle),
       afterCases: cycleStartMs(cycle) >= casesEndedAt,
       cpuMsByProcess: cpu.between(cycleStartMs(cycle), Date.parse(cycle.doneAt)),
     }));

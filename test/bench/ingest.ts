@@ -160,16 +160,31 @@ function historyFrom(nowMs: number): string {
   return new Date(Math.floor(nowMs / 60_000) * 60_000 - 5 * 60_000).toISOString();
 }
 
+/**
+ * How many upcoming events the history probe follows. A cycle moves most events, not all (565 of 763 in one run), and
+ * a cycle none of the followed events moved in cannot show on their history.
+ */
+export const HISTORY_PROBED_EVENTS = 3;
+
+/** When the probe first saw a write served, and, on history, whose ticks showed it. */
+interface Sighting {
+  atMs: number;
+  eventID?: string;
+}
+
 export class FreshnessProbe {
-  /** Write instant (ms) -> when the probe first saw it served, per route. */
-  private readonly seen = { events: new Map<number, number>(), history: new Map<number, number>() };
+  /** Write instant (ms) -> the probe's first sighting of it, per route. */
+  private readonly seen = { events: new Map<number, Sighting>(), history: new Map<number, Sighting>() };
   private timer: NodeJS.Timeout | undefined;
-  /** A route's read still out: its next poll waits for it (each route on its own, so a slow one never delays the other's). */
-  private readonly inFlight = { events: false, history: false };
-  private probedEventID: string | undefined;
+  /**
+   * Reads still out, by what they read ("events", or a history event's id): the next poll of the same thing waits
+   * for it (each on its own, so a slow one never delays another's).
+   */
+  private readonly inFlight = new Set<string>();
+  private probedEventIDs: readonly string[] = [];
 
   constructor(
-    private readonly stack: RunningStack,
+    private readonly stack: Pick<RunningStack, "baseUrl" | "apiKeys">,
     private readonly intervalMs = 100,
   ) {}
 
@@ -178,8 +193,8 @@ export class FreshnessProbe {
   start(): void {
     this.startedAtMs = Date.now();
     this.timer = setInterval(() => {
-      void this.poll("events");
-      if (this.probedEventID) void this.poll("history");
+      void this.pollEvents();
+      for (const eventID of this.probedEventIDs) void this.pollHistory(eventID);
     }, this.intervalMs);
   }
 
@@ -187,68 +202,87 @@ export class FreshnessProbe {
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** The event whose newest tick the history probe follows (the first upcoming AFL event with open markets). */
-  get eventID(): string | undefined {
-    return this.probedEventID;
+  /** The events whose newest ticks the history probe follows (the first upcoming AFL events with open markets). */
+  get eventIDs(): readonly string[] {
+    return this.probedEventIDs;
   }
 
   /**
-   * One read of a route, noted when it is answered. The two routes are polled apart: noted together,
-   * a history page slow beside a cycle (a second or more) delayed the events route's sighting by as
-   * much and was counted as the events route's freshness.
+   * The first poll of the events route after a write shows its time as the first event's `lastUpdatedAt`. The routes
+   * are polled apart: noted together, a history page slow beside a cycle (a second or more) delayed the events route's
+   * sighting by as much and was counted as the events route's freshness.
    */
-  private async poll(route: "events" | "history"): Promise<void> {
-    if (this.inFlight[route]) return;
-    this.inFlight[route] = true;
-    try {
-      const headers = { "x-api-key": this.stack.apiKeys.internal };
-      if (route === "events") {
-        const events = await this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
-          // An upcoming event with open markets: one whose prices (and so ticks) move.
-          "/events/?leagueID=AFL&limit=1&started=false&oddsAvailable=true&oddID=points-home-game-ml-home",
-          headers,
-        );
-        this.probedEventID ??= events[0]?.eventID;
-        this.note("events", events[0]?.info?.lastUpdatedAt);
-      } else {
-        // The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in.
-        const history = await this.read<{ changedAt?: string }>(
-          `/odds/history/?eventID=${this.probedEventID}&limit=5000&from=${historyFrom(Date.now())}`,
-          headers,
-        );
-        this.note("history", history.at(-1)?.changedAt);
+  private async pollEvents(): Promise<void> {
+    await this.once("events", async () => {
+      const events = await this.read<{ eventID?: string; info?: { lastUpdatedAt?: string } }>(
+        // Upcoming events with open markets: ones whose prices (and so ticks) move.
+        `/events/?leagueID=AFL&limit=${HISTORY_PROBED_EVENTS}&started=false&oddsAvailable=true&oddID=points-home-game-ml-home`,
+      );
+      if (this.probedEventIDs.length === 0) {
+        this.probedEventIDs = events.flatMap((event) => (event.eventID ? [event.eventID] : []));
       }
+      this.note("events", events[0]?.info?.lastUpdatedAt);
+    });
+  }
+
+  /** The last few minutes of ticks of one event: the newest changedAt is the latest cycle it moved in. */
+  private async pollHistory(eventID: string): Promise<void> {
+    await this.once(eventID, async () => {
+      const history = await this.read<{ changedAt?: string }>(
+        `/odds/history/?eventID=${eventID}&limit=5000&from=${historyFrom(Date.now())}`,
+      );
+      this.note("history", history.at(-1)?.changedAt, eventID);
+    });
+  }
+
+  private async once(what: string, poll: () => Promise<void>): Promise<void> {
+    if (this.inFlight.has(what)) return;
+    this.inFlight.add(what);
+    try {
+      await poll();
     } catch {
       // A slow answer under load is the next poll's business.
     } finally {
-      this.inFlight[route] = false;
+      this.inFlight.delete(what);
     }
   }
 
-  private async read<T>(path: string, headers: Record<string, string>): Promise<T[]> {
-    const res = await fetch(`${this.stack.baseUrl}${path}`, { headers, signal: AbortSignal.timeout(5000) });
+  private async read<T>(path: string): Promise<T[]> {
+    const res = await fetch(`${this.stack.baseUrl}${path}`, {
+      headers: { "x-api-key": this.stack.apiKeys.internal },
+      signal: AbortSignal.timeout(5000),
+    });
     return ((await res.json()) as { data?: T[] }).data ?? [];
   }
 
-  private note(route: "events" | "history", at: string | undefined): void {
+  private note(route: "events" | "history", at: string | undefined, eventID?: string): void {
     const instantMs = at ? Date.parse(at) : NaN;
-    if (!Number.isNaN(instantMs) && !this.seen[route].has(instantMs)) this.seen[route].set(instantMs, Date.now());
+    if (Number.isNaN(instantMs) || this.seen[route].has(instantMs)) return;
+    this.seen[route].set(instantMs, { atMs: Date.now(), ...(eventID ? { eventID } : {}) });
+  }
+
+  /**
+   * The followed event whose ticks first showed the cycle on history; undefined when none of them had a tick in it
+   * (or it was never served while the probe ran). Its writes (`historyRecordedAt`) are the ones that made it visible.
+   */
+  historySeenBy(cycle: Pick<IngestCycle, "cycleID">): string | undefined {
+    return this.seen.history.get(cycleInstantMs(cycle.cycleID))?.eventID;
   }
 
   /**
    * Milliseconds from a write finishing to the route serving the cycle; null if never seen (on
-   * history: the probed event had no tick in that cycle), no write is known, or it was written before
+   * history: none of the followed events had a tick in that cycle), no write is known, or it was written before
    * the probe started. `writesDoneAt`: when
    * the cycle's calls that carried the probed data were acknowledged (a cycle goes in several calls:
    * the last one acknowledged before the probe saw the cycle is the write that made it visible); the
    * cycle's end by default.
    */
   freshnessMs(
-    cycle: IngestCycle,
+    cycle: Pick<IngestCycle, "cycleID" | "doneAt">,
     route: "events" | "history",
     writesDoneAt: readonly number[] = [Date.parse(cycle.doneAt)],
   ): number | null {
-    const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID));
+    const servedAt = this.seen[route].get(cycleInstantMs(cycle.cycleID))?.atMs;
     if (servedAt === undefined || writesDoneAt.length === 0) return null;
     const before = writesDoneAt.filter((at) => at <= servedAt);
     const writtenAt = before.length > 0 ? Math.max(...before) : Math.min(...writesDoneAt);
@@ -301,6 +335,21 @@ export function historyRecordedAt(dataDir: string, cycleID: string, eventID: str
   return loggedAt(dataDir, "history", "quotes recorded", ({ eventIds }) => {
     return Array.isArray(eventIds) && eventIds.includes(eventID);
   }).filter((at) => at >= instant);
+}
+
+/**
+ * How soon history served the cycle: from the write of the followed event whose ticks showed it first
+ * (`FreshnessProbe.historySeenBy`); null when none of the followed events had a tick in the cycle.
+ */
+export function historyFreshness(
+  probe: FreshnessProbe,
+  dataDir: string,
+  cycle: Pick<IngestCycle, "cycleID" | "doneAt">,
+): number | null {
+  const eventID = probe.historySeenBy(cycle);
+  return eventID === undefined
+    ? null
+    : probe.freshnessMs(cycle, "history", historyRecordedAt(dataDir, cycle.cycleID, eventID));
 }
 
 /** History's tick store of one tier: its hour buckets and the ticks they hold. */
