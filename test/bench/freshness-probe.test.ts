@@ -63,7 +63,7 @@ describe("the bench's freshness probe", () => {
   });
 
   test("follows several events on history and times the cycle from the write of the one that showed it", async () => {
-    const probe = new FreshnessProbe({ baseUrl, apiKeys: { internal: "bench-key" } as never }, 20);
+    const probe = new FreshnessProbe({ baseUrl, apiKeys: { internal: "bench-key" } }, 20);
     const moved = { cycleID: `cycle-${MOVED}`, doneAt: MOVED };
     let writtenAt = 0;
     probe.start();

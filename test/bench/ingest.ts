@@ -184,7 +184,8 @@ export class FreshnessProbe {
   private probedEventIDs: readonly string[] = [];
 
   constructor(
-    private readonly stack: Pick<RunningStack, "baseUrl" | "apiKeys">,
+    /** Where it reads, with which key (the stack's internal tier: limits never reached). */
+    private readonly stack: { baseUrl: string; apiKeys: { internal: string } },
     private readonly intervalMs = 100,
   ) {}
 
