@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -325,4 +325,6 @@ export async function runEventsBench(report: (line: string) => void, interruptio
     await mongo.stop();
     forget();
   }
+  // Its store and the services' logs stay only after a failure (the error skips this), for a post-mortem.
+  rmSync(dataDir, { recursive: true, force: true });
 }
