@@ -8,18 +8,12 @@ bash deploy/local/prepare.sh
 bash deploy/local/prepare-test-tools.sh
 npm run lint --silent
 results="$(mktemp -t odds-jest-XXXXXX.json)"
-# Every scratch folder of the run (the stores, the stacks, each test's own servers and files) is
-# made under one folder, removed when the run ends however it ended; KEEP_TEST_DATA=1 keeps it,
-# with every process's log, for a post-mortem. Jest keeps its transform cache outside it.
-scratch="$(mktemp -d -t odds-test-run-XXXXXX)"
-jest_cache="$(dirname "$scratch")/odds-jest-cache"
-finish() {
-  rm -f "$results"
-  if [[ -n ${KEEP_TEST_DATA:-} ]]; then echo "kept the run's scratch folders in $scratch"; else rm -rf "$scratch"; fi
-}
-trap finish EXIT
+trap 'rm -f "$results"' EXIT
 status=0
-TMPDIR="$scratch" npx jest --cacheDirectory="$jest_cache" --json --outputFile="$results" "$@" || status=$?
+# Every scratch folder of the run lands in one folder, removed when Jest ends however it ended
+# (scratch-run.sh; KEEP_TEST_DATA=1 keeps it). Jest's transform cache stays outside it, shared by runs.
+bash deploy/local/scratch-run.sh npx jest --cacheDirectory="$(dirname "$results")/odds-jest-cache" \
+  --json --outputFile="$results" "$@" || status=$?
 # One plain closing line, whatever reads the output: "tests: N passed, N failed".
 node -e '
 const text = require("node:fs").readFileSync(process.argv[1], "utf8");

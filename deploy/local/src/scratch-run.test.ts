@@ -1,0 +1,74 @@
+// deploy/local/scratch-run.sh, through which `npm test` runs Jest: the command gets a TMPDIR of its own,
+// and that folder is gone when the command ends, whether it passed, failed or was interrupted.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { REPO_ROOT } from "./stack";
+
+const SCRIPT = join(REPO_ROOT, "deploy", "local", "scratch-run.sh");
+/** The command under test: says the TMPDIR it got and Node's tmpdir() in it, and leaves a folder with a file there. */
+const LEAVES_FILES =
+  'echo "$TMPDIR"; node -p "require(\'os\').tmpdir()"; mkdir "$TMPDIR/store"; touch "$TMPDIR/store/log"';
+
+let parent: string;
+beforeEach(() => (parent = mkdtempSync(join(tmpdir(), "scratch-run-test-"))));
+afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+const run = (command: string, env: Record<string, string> = {}) => {
+  const { KEEP_TEST_DATA: _kept, ...inherited } = process.env;
+  return spawnSync("bash", [SCRIPT, "bash", "-c", command], {
+    env: { ...inherited, TMPDIR: parent, ...env },
+    encoding: "utf8",
+  });
+};
+
+describe("scratch-run.sh", () => {
+  it("gives the command a TMPDIR of its own, which Node's tmpdir() follows, and removes it after a pass", () => {
+    const result = run(`${LEAVES_FILES}; exit 0`);
+    expect(result.status).toBe(0);
+    const [given, nodes] = result.stdout.trim().split("\n");
+    expect(dirname(given)).toBe(parent);
+    expect(basename(given)).toMatch(/^odds-test-run-/);
+    expect(nodes).toBe(given);
+    expect(existsSync(given)).toBe(false);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("removes it after a failure too, and exits with the command's status", () => {
+    const result = run(`${LEAVES_FILES}; exit 3`);
+    expect(result.status).toBe(3);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("keeps it with KEEP_TEST_DATA=1 and says where", () => {
+    const result = run(`${LEAVES_FILES}; exit 1`, { KEEP_TEST_DATA: "1" });
+    expect(result.status).toBe(1);
+    const given = result.stdout.split("\n")[0];
+    expect(result.stdout).toContain(`kept the run's scratch folders in ${given}`);
+    expect(existsSync(join(given, "store", "log"))).toBe(true);
+  });
+
+  it("removes it when interrupted (Ctrl-C: SIGINT to the process group) while the command runs", async () => {
+    const { KEEP_TEST_DATA: _kept, ...inherited } = process.env;
+    const child = spawn("bash", [SCRIPT, "bash", "-c", `${LEAVES_FILES}; sleep 30`], {
+      env: { ...inherited, TMPDIR: parent },
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.on("exit", (code, signal) => resolve(signal ?? code)),
+    );
+    // Interrupted once the command has made its folder (its TMPDIR said, its file written).
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(join(out.split("\n")[0] || parent, "store", "log")) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const given = out.split("\n")[0];
+    expect(existsSync(join(given, "store", "log"))).toBe(true);
+    process.kill(-child.pid!, "SIGINT");
+    expect(await ended).toBe("SIGINT");
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});
