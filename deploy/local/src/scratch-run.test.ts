@@ -61,14 +61,19 @@ describe("scratch-run.sh", () => {
     const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
       child.on("exit", (code, signal) => resolve(signal ?? code)),
     );
-    // Interrupted once the command has made its folder (its TMPDIR said, its file written).
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(join(out.split("\n")[0] || parent, "store", "log")) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    const given = out.split("\n")[0];
-    expect(existsSync(join(given, "store", "log"))).toBe(true);
-    process.kill(-child.pid!, "SIGINT");
-    expect(await ended).toBe("SIGINT");
-    expect(readdirSync(parent)).toEqual([]);
+    try {
+      // Interrupted once the command has made its folder (its TMPDIR said, its file written).
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(join(out.split("\n")[0] || parent, "store", "log")) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const given = out.split("\n")[0];
+      expect(existsSync(join(given, "store", "log"))).toBe(true);
+      process.kill(-child.pid!, "SIGINT");
+      expect(await ended).toBe("SIGINT");
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      // A failed check leaves no `sleep` behind.
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+    }
   });
 });
