@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitUntil } from "@odds/local";
 import { FreshnessProbe, historyFreshness, HISTORY_PROBED_EVENTS } from "./ingest";
 
 // A local HTTP server in the stack's place: the events route lists three upcoming events, the history route answers
@@ -13,17 +14,9 @@ const MOVED = new Date(minuteMs).toISOString();
 const UNMOVED = new Date(minuteMs + 120_000).toISOString();
 const EVENTS = ["afl_a", "afl_b", "afl_c"];
 
-function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      if (condition()) resolve();
-      else if (Date.now() > deadline) reject(new Error("condition not met in time"));
-      else setTimeout(check, 10);
-    };
-    check();
-  });
-}
+/** Waits (the stack's own `waitUntil`) until `check` passes; a timeout carries its last failed expectation. */
+const until = (what: string, check: () => void) =>
+  waitUntil(what, async () => check(), { timeoutMs: 5000, intervalMs: 10 });
 
 describe("the bench's freshness probe", () => {
   let server: Server;
@@ -68,9 +61,11 @@ describe("the bench's freshness probe", () => {
     let writtenAt = 0;
     probe.start();
     try {
-      await until(() => probe.eventIDs.length > 0);
+      await until("the probe follows events", () => expect(probe.eventIDs.length).toBeGreaterThan(0));
       expect(probe.eventIDs).toEqual(EVENTS.slice(0, HISTORY_PROBED_EVENTS));
-      await until(() => EVENTS.every((eventID) => (historyReads.get(eventID) ?? 0) >= 2));
+      await until("each followed event read twice on history", () =>
+        EVENTS.forEach((eventID) => expect(historyReads.get(eventID) ?? 0).toBeGreaterThanOrEqual(2)),
+      );
 
       // The history service acknowledges the cycle's calls: afl_b's quotes went in the first, the others' later.
       writtenAt = Date.now();
@@ -82,9 +77,11 @@ describe("the bench's freshness probe", () => {
         [recorded(writtenAt, ["afl_b"]), recorded(writtenAt + 60_000, ["afl_a", "afl_c"])].join("\n") + "\n",
       );
       served = true;
-      await until(() => probe.historySeenBy(moved) !== undefined);
+      await until("the cycle seen on history", () => expect(probe.historySeenBy(moved)).toBeDefined());
       // The events route's first event shows the cycle too.
-      await until(() => probe.freshnessMs(moved, "events", [writtenAt]) !== null);
+      await until("the cycle seen on events", () =>
+        expect(probe.freshnessMs(moved, "events", [writtenAt])).not.toBeNull(),
+      );
     } finally {
       probe.stop();
     }
