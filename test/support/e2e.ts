@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import type { StackPorts, Tier } from "@odds/local";
 
 export interface E2eStack {
@@ -14,6 +15,15 @@ export function e2eStack(): E2eStack {
   const file = process.env.E2E_INFO_FILE;
   if (!file) throw new Error("E2E_INFO_FILE is not set: run through `npm test`");
   return JSON.parse(readFileSync(file, "utf8")) as E2eStack;
+}
+
+/**
+ * For a global teardown: removes the folder of the run's E2E_INFO_FILE (a local stack's stores and logs, or the
+ * cluster checks' links to the pods' logs); KEEP_TEST_DATA=1 keeps it for a post-mortem.
+ */
+export function removeE2eDataDir(): void {
+  const file = process.env.E2E_INFO_FILE;
+  if (file && !process.env.KEEP_TEST_DATA) rmSync(dirname(file), { recursive: true, force: true });
 }
 
 /** GET a v2 path with a tier's key; returns status, headers and parsed JSON body. */

@@ -15,13 +15,14 @@ let parent: string;
 beforeEach(() => (parent = mkdtempSync(join(tmpdir(), "scratch-run-test-"))));
 afterEach(() => rmSync(parent, { recursive: true, force: true }));
 
-const run = (command: string, env: Record<string, string> = {}) => {
+/** This process's environment without KEEP_TEST_DATA (a run kept for a post-mortem), and TMPDIR the test's own. */
+const scriptEnv = (extra: Record<string, string> = {}) => {
   const { KEEP_TEST_DATA: _kept, ...inherited } = process.env;
-  return spawnSync("bash", [SCRIPT, "bash", "-c", command], {
-    env: { ...inherited, TMPDIR: parent, ...env },
-    encoding: "utf8",
-  });
+  return { ...inherited, TMPDIR: parent, ...extra };
 };
+
+const run = (command: string, env: Record<string, string> = {}) =>
+  spawnSync("bash", [SCRIPT, "bash", "-c", command], { env: scriptEnv(env), encoding: "utf8" });
 
 describe("scratch-run.sh", () => {
   it("gives the command a TMPDIR of its own, which Node's tmpdir() follows, and removes it after a pass", () => {
@@ -50,9 +51,8 @@ describe("scratch-run.sh", () => {
   });
 
   it("removes it when interrupted (Ctrl-C: SIGINT to the process group) while the command runs", async () => {
-    const { KEEP_TEST_DATA: _kept, ...inherited } = process.env;
     const child = spawn("bash", [SCRIPT, "bash", "-c", `${LEAVES_FILES}; sleep 30`], {
-      env: { ...inherited, TMPDIR: parent },
+      env: scriptEnv(),
       detached: true,
       stdio: ["ignore", "pipe", "inherit"],
     });
