@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { removeScratchFolder, scratchFolder } from "@odds/local";
 import { objects } from "@odds/proto";
 import { createClient } from "redis";
 import { e2eStack } from "../support/e2e";
 import { admittedPath, admittedWindowKey, startBareServer } from "./bare-server";
 
 describe("the bench's bare server", () => {
-  const dir = mkdtempSync(join(tmpdir(), "bench-bare-"));
+  const dir = scratchFolder("bench-bare-");
+  afterAll(() => removeScratchFolder(dir));
   const body = Buffer.from('{"success":true,"data":[{"sportID":"AUSSIE_RULES"}]}');
   writeFileSync(join(dir, "0.json"), body);
   const index = join(dir, "bodies.json");

@@ -1,12 +1,16 @@
 // The benchmark's run copy: a built dataset is copied afresh for each run (what the last run wrote is gone), and
 // what a run writes beside the stores is not copied; a dataset still being built is run on in place.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeScratchFolder, scratchFolder } from "@odds/local";
 import { RUN_DIR, runDirFor } from "./dataset-copy";
 
+let parent: string;
+beforeAll(() => (parent = scratchFolder("odds-bench-copy-")));
+afterAll(() => removeScratchFolder(parent));
+
 function dataset(): string {
-  const dir = mkdtempSync(join(tmpdir(), "odds-bench-copy-"));
+  const dir = mkdtempSync(join(parent, "dataset-"));
   mkdirSync(join(dir, "ferretdb-history"), { recursive: true });
   writeFileSync(join(dir, "ferretdb-history", "history.sqlite"), "the stores as built");
   writeFileSync(join(dir, "history-depth.json"), "{}");

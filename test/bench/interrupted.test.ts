@@ -2,14 +2,15 @@
 // process on a tiny dataset of its own, stopped by SIGTERM while ingest writes the dataset (the stack still
 // starting) and by SIGINT (Ctrl-C) once the stack serves. Every process it started must be gone, by pid.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   FERRETDB_BINARY,
   FERRETDB_STORES,
   procStatFields,
   REPO_ROOT,
+  removeScratchFolder,
+  scratchFolder,
   SERVICE_NAMES,
   stopChild,
   waitUntil,
@@ -22,6 +23,8 @@ const EXIT_BOUND_MS = 150_000;
 
 interface Bench {
   child: ChildProcess;
+  /** Its BENCH_DATA_DIR: the dataset, the run's copy and every process's log. */
+  dataDir: string;
   /** What the bench printed (its last 4000 characters). */
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -30,11 +33,12 @@ interface Bench {
 }
 
 function startBench(): Bench {
+  const dataDir = scratchFolder("odds-bench-interrupted-");
   const child = spawn(process.execPath, [RUN, "api"], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      BENCH_DATA_DIR: mkdtempSync(join(tmpdir(), "odds-bench-interrupted-")),
+      BENCH_DATA_DIR: dataDir,
       // A tiny dataset: one day listed ahead, one day of backfill (ingest reads BACKFILL_DAYS from the environment).
       BENCH_HORIZON_DAYS: "1",
       BENCH_MARKETS_OPEN_DAYS: "1",
@@ -50,6 +54,7 @@ function startBench(): Bench {
   );
   return {
     child,
+    dataDir,
     output: () => output.slice(-4000),
     exited,
     managed: { name: "bench", child, stop: () => stopChild(child) },
@@ -136,8 +141,9 @@ async function interrupt(bench: Bench, signal: NodeJS.Signals, started: Map<numb
 
 let bench: Bench | undefined;
 afterEach(async () => {
-  // A failed assertion must not leave the bench's processes behind either.
+  // A failed assertion must not leave the bench's processes, or its folder, behind either.
   await bench?.managed.stop(EXIT_BOUND_MS);
+  removeScratchFolder(bench?.dataDir);
 }, EXIT_BOUND_MS + 10_000);
 
 describe("npm run bench interrupted", () => {

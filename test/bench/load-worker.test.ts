@@ -1,12 +1,11 @@
 // The bench's load process (test/dist/bench/load-worker.js, as the bench spawns it) against a real local
 // server that records what it is asked: a window begins at `firstPath`, and says how many requests it sent.
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "@odds/local";
+import { REPO_ROOT, removeScratchFolder, scratchFolder } from "@odds/local";
 import type { LoadResult, LoadSpec } from "./load-worker";
 
 const WORKER = join(REPO_ROOT, "test", "dist", "bench", "load-worker.js");
@@ -18,6 +17,7 @@ test("a window begins at firstPath, goes through the paths in turn (wrapping), a
     response.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = scratchFolder("bench-load-worker-");
   try {
     const port = (server.address() as { port: number }).port;
     const paths = Array.from({ length: 7 }, (_, index) => `/p${index}`);
@@ -29,7 +29,7 @@ test("a window begins at firstPath, goes through the paths in turn (wrapping), a
       durationSeconds: 1,
       firstPath: 5,
     };
-    const file = join(mkdtempSync(join(tmpdir(), "bench-load-worker-")), "spec.json");
+    const file = join(dir, "spec.json");
     writeFileSync(file, JSON.stringify(spec));
     const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
     const result = JSON.parse(stdout) as LoadResult;
@@ -44,5 +44,6 @@ test("a window begins at firstPath, goes through the paths in turn (wrapping), a
     expect(result.pathsSent).toBeLessThanOrEqual(asked.length + spec.connections);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+    removeScratchFolder(dir);
   }
 });

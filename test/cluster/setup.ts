@@ -2,9 +2,9 @@
 // and to the in-cluster FerretDB, API keys of every tier created through usage, and the same
 // E2E_INFO_FILE the e2e suite reads, so its contract checks run unchanged against the cluster.
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { scratchFolder } from "@odds/local";
 import { createKey } from "../edge/keys";
 import { FULLNAME, NAMESPACE, portForward, RELEASE } from "./kube";
 
@@ -12,7 +12,7 @@ import { FULLNAME, NAMESPACE, portForward, RELEASE } from "./kube";
 const POD_LOGS = "/var/log/pods";
 
 export default async function setup(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "odds-cluster-e2e-"));
+  const dataDir = scratchFolder("odds-cluster-e2e-");
   const forwards: ChildProcess[] = [];
   (globalThis as { __ODDS_FORWARDS__?: ChildProcess[] }).__ODDS_FORWARDS__ = forwards;
   const forward = async (service: string, port: number) => {

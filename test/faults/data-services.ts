@@ -1,12 +1,13 @@
 // The write path as real processes for fault runs: events, history and catalogue on their own
 // databases of a FerretDB of the test's own, and ingest writing into them (the shared stack is left alone).
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   freePort,
   grpcServing,
+  removeScratchFolder,
   REPO_ROOT,
+  scratchFolder,
   spawnManaged,
   startFerretDb,
   superviseRestarts,
@@ -50,11 +51,11 @@ export function nodeService(
 
 /** Starts events, history (archiving off unless asked) and catalogue for one run and waits until they serve. */
 export async function startWritePath(
-  dir: string,
-  mongo: MongoServer,
+  store: Pick<FaultStore, "dir" | "ferret">,
   run: string,
   historyExtra: Record<string, string> = {},
 ): Promise<WritePath> {
+  const { dir, ferret: mongo } = store;
   const databases = {
     events: `events_${run}`,
     history: `history_${run}`,
@@ -170,14 +171,34 @@ export function ingestServing(file: string, start: number, timeoutMs: number): P
   );
 }
 
-/** A FerretDB of a fault run's own in a fresh temporary folder, and a client to read what the run wrote. */
-export async function startFaultStore(name: string): Promise<{ dir: string; ferret: MongoServer; mongo: MongoClient }> {
-  const dir = mkdtempSync(join(tmpdir(), `odds-faults-${name}-`));
+export interface FaultStore {
+  /** The run's folder: the FerretDB's data and every process's log. */
+  dir: string;
+  ferret: MongoServer;
+  /** A client to read what the run wrote. */
+  mongo: MongoClient;
+  /** Closes the client, stops the FerretDB and removes the folder (KEEP_TEST_DATA=1 keeps it). */
+  stop(): Promise<void>;
+}
+
+/** A FerretDB of a fault run's own in a fresh scratch folder, and a client to read what the run wrote. */
+export async function startFaultStore(name: string): Promise<FaultStore> {
+  const dir = scratchFolder(`odds-faults-${name}-`);
   const ferret = await startFerretDb({
     name: `ferretdb-${name}`,
     port: await freePort(),
     dataDir: join(dir, "ferretdb"),
     logFile: join(dir, "ferretdb.log"),
   });
-  return { dir, ferret, mongo: await MongoClient.connect(ferret.url) };
+  const mongo = await MongoClient.connect(ferret.url);
+  return {
+    dir,
+    ferret,
+    mongo,
+    async stop() {
+      await mongo.close();
+      await ferret.stop(5_000);
+      removeScratchFolder(dir);
+    },
+  };
 }

@@ -2,9 +2,15 @@
 // restarted by the launcher's supervisor. The restart must not take the cut cycle for an unfinished backfill (it
 // would write the whole backfill again: about 15 minutes at full scale): it skips the backfill, and its first cycle
 // writes every event whole, so what the cut cycle left out is written.
-import { waitUntil, type MongoServer, type SupervisedProcess } from "@odds/local";
-import type { MongoClient } from "mongodb";
-import { ingestServing, linesOfStart, startFaultStore, startWritePath, type WritePath } from "./data-services";
+import { waitUntil, type SupervisedProcess } from "@odds/local";
+import {
+  ingestServing,
+  linesOfStart,
+  startFaultStore,
+  type FaultStore,
+  startWritePath,
+  type WritePath,
+} from "./data-services";
 
 const PHASE_MS = 600_000;
 const ENV = {
@@ -26,28 +32,25 @@ function shortOfLast(cycleID: string): boolean {
   return k !== undefined && (n === undefined || Number(k) < Number(n));
 }
 
-let dir: string;
-let ferret: MongoServer;
-let mongo: MongoClient;
+let store: FaultStore;
 let run: WritePath | undefined;
 
 beforeAll(async () => {
-  ({ dir, ferret, mongo } = await startFaultStore("cut-cycle"));
+  store = await startFaultStore("cut-cycle");
 }, 60_000);
 
 afterAll(async () => {
-  await mongo?.close();
   await run?.stop();
-  await ferret?.stop(5_000);
+  await store?.stop();
 });
 
 describe("ingest SIGKILLed inside a regular cycle's events write", () => {
   it(
     "restarts without writing the backfill again, and its first cycle writes every event whole",
     async () => {
-      run = await startWritePath(dir, ferret, "cut");
+      run = await startWritePath(store, "cut");
       const ingest: SupervisedProcess = run.startIngest(ENV);
-      const feed = mongo.db(run.databases.events).collection<{ _id: string; cycleId: string }>("feed_state");
+      const feed = store.mongo.db(run.databases.events).collection<{ _id: string; cycleId: string }>("feed_state");
       const lastCycleId = async () => (await feed.findOne({ _id: "feed" }))?.cycleId ?? "";
 
       // First start: the backfill, the first live cycle's events under the backfill's own id.

@@ -2,9 +2,15 @@
 // are the interval's boundaries, and the new interval's last boundary can lie before the cycle events applied last
 // (10:00 on an hourly interval after 10:30 on a two-minute one). The restart's first cycle must not run there: it
 // would serve older prices over newer ones and write history out of order.
-import type { MongoServer, SupervisedProcess } from "@odds/local";
-import type { MongoClient } from "mongodb";
-import { ingestServing, linesOfStart, startFaultStore, startWritePath, type WritePath } from "./data-services";
+import type { SupervisedProcess } from "@odds/local";
+import {
+  ingestServing,
+  linesOfStart,
+  startFaultStore,
+  type FaultStore,
+  startWritePath,
+  type WritePath,
+} from "./data-services";
 
 const PHASE_MS = 600_000;
 const SHORT_MS = 120_000;
@@ -15,19 +21,16 @@ const FIRST_CLOCK = new Date(Math.floor(Date.now() / LONG_MS) * LONG_MS - LONG_M
 const RESTART_CLOCK = new Date(FIRST_CLOCK.getTime() + 6 * 60_000);
 const ENV = { SIM_SEED: "faults-ingest-interval-lengthened", BACKFILL_DAYS: "1" };
 
-let dir: string;
-let ferret: MongoServer;
-let mongo: MongoClient;
+let store: FaultStore;
 let run: WritePath | undefined;
 
 beforeAll(async () => {
-  ({ dir, ferret, mongo } = await startFaultStore("interval"));
+  store = await startFaultStore("interval");
 }, 60_000);
 
 afterAll(async () => {
-  await mongo?.close();
   await run?.stop();
-  await ferret?.stop(5_000);
+  await store?.stop();
 });
 
 function instantOf(cycleID: string | undefined): number {
@@ -38,8 +41,8 @@ describe("ingest restarted with a longer cycle interval", () => {
   it(
     "runs its first cycle at its clock's instant, not at the new interval's boundary before the cycle applied last",
     async () => {
-      run = await startWritePath(dir, ferret, "interval");
-      const feed = mongo.db(run.databases.events).collection<{ _id: string; observedAtMs: number }>("feed_state");
+      run = await startWritePath(store, "interval");
+      const feed = store.mongo.db(run.databases.events).collection<{ _id: string; observedAtMs: number }>("feed_state");
       const observedAtMs = async () => (await feed.findOne({ _id: "feed" }))?.observedAtMs ?? 0;
 
       let ingest: SupervisedProcess = run.startIngest({

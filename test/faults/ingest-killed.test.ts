@@ -3,9 +3,16 @@
 // After the next cycle both runs must hold the same events (with their odds), catalogue and ticks.
 // Then the archiver job is SIGKILLed mid-batch on the uninterrupted run's tiers.
 import { inflateRawSync } from "node:zlib";
-import { waitUntil, type ManagedProcess, type MongoServer } from "@odds/local";
-import type { Binary, Db, MongoClient } from "mongodb";
-import { ingestLogLines, nodeService, startFaultStore, startWritePath, type WritePath } from "./data-services";
+import { waitUntil, type ManagedProcess } from "@odds/local";
+import type { Binary, Db } from "mongodb";
+import {
+  ingestLogLines,
+  nodeService,
+  startFaultStore,
+  type FaultStore,
+  startWritePath,
+  type WritePath,
+} from "./data-services";
 
 /** Long enough for a restarted ingest's backfill and first cycle on a loaded machine, before the next boundary. */
 const INTERVAL_MS = 120_000;
@@ -14,9 +21,7 @@ const SEED = "faults-ingest-killed";
 const CLOCK_START = new Date(Math.floor(Date.now() / INTERVAL_MS) * INTERVAL_MS);
 const SECOND_CYCLE = `cycle-${new Date(CLOCK_START.getTime() + INTERVAL_MS).toISOString()}`;
 
-let dir: string;
-let ferret: MongoServer;
-let mongo: MongoClient;
+let store: FaultStore;
 let runs: WritePath[] = [];
 
 function ingestEnv(): Record<string, string> {
@@ -68,20 +73,19 @@ function tickCount(stored: Record<string, unknown[]>): number {
 }
 
 beforeAll(async () => {
-  ({ dir, ferret, mongo } = await startFaultStore("ingest"));
+  store = await startFaultStore("ingest");
 }, 60_000);
 
 afterAll(async () => {
-  await mongo?.close();
   await Promise.all(runs.map((run) => run.stop()));
-  await ferret?.stop(5_000);
+  await store?.stop();
 });
 
 describe("ingest SIGKILLed mid-cycle and restarted", () => {
   it(
     "after the next cycle holds exactly the events, odds, catalogue and ticks of an uninterrupted run",
     async () => {
-      const started = await Promise.allSettled(["steady", "killed"].map((run) => startWritePath(dir, ferret, run)));
+      const started = await Promise.allSettled(["steady", "killed"].map((run) => startWritePath(store, run)));
       runs = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : [])); // stopped in afterAll
       const failed = started.find((result) => result.status === "rejected");
       if (failed) throw failed.reason;
@@ -91,8 +95,8 @@ describe("ingest SIGKILLed mid-cycle and restarted", () => {
       const ingest = killed.startIngest(ingestEnv(), (message) => notices.push(message));
 
       // Killed while the backfill and first cycle are being written: as soon as any target took a write.
-      const eventsDb = mongo.db(killed.databases.events);
-      const historyDb = mongo.db(killed.databases.history);
+      const eventsDb = store.mongo.db(killed.databases.events);
+      const historyDb = store.mongo.db(killed.databases.history);
       await waitUntil(
         "the killed run's first write",
         async () => {
@@ -117,10 +121,10 @@ describe("ingest SIGKILLed mid-cycle and restarted", () => {
       // Wall-clock bookkeeping (when a cycle was applied, revision counters) is not data.
       const [a, b] = await Promise.all(
         [steady, killed].map(async (run) => ({
-          events: await contents(mongo.db(run.databases.events), ["feed_state"]),
-          history: await contents(mongo.db(run.databases.history)),
-          archive: await contents(mongo.db(run.databases.historyArchive)),
-          catalogue: await contents(mongo.db(run.databases.catalogue), ["meta"]),
+          events: await contents(store.mongo.db(run.databases.events), ["feed_state"]),
+          history: await contents(store.mongo.db(run.databases.history)),
+          archive: await contents(store.mongo.db(run.databases.historyArchive)),
+          catalogue: await contents(store.mongo.db(run.databases.catalogue), ["meta"]),
         })),
       );
       expect(tickCount(a.history)).toBeGreaterThan(1_000);
@@ -176,10 +180,10 @@ describe("the archiver job SIGKILLed mid-batch", () => {
   it("loses and doubles no tick, and the next run leaves every tick in exactly one tier", async () => {
     const run = runs[0];
     if (!run) throw new Error("needs the uninterrupted ingest run above");
-    const live = mongo.db(run.databases.history);
-    const archive = mongo.db(run.databases.historyArchive);
+    const live = store.mongo.db(run.databases.history);
+    const archive = store.mongo.db(run.databases.historyArchive);
     const archiver = (name: string): ManagedProcess =>
-      nodeService(dir, name, "history/dist/archiver.js", {
+      nodeService(store.dir, name, "history/dist/archiver.js", {
         ...run.historyEnv,
         HISTORY_LIVE_RETENTION_DAYS: String(RETENTION_DAYS),
         ARCHIVE_BATCH_SIZE: String(BATCH),

@@ -1,6 +1,6 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { StackPorts, Tier } from "@odds/local";
+import { removeScratchFolder, type StackPorts, type Tier } from "@odds/local";
 
 export interface E2eStack {
   baseUrl: string;
@@ -23,7 +23,7 @@ export function e2eStack(): E2eStack {
  */
 export function removeE2eDataDir(): void {
   const file = process.env.E2E_INFO_FILE;
-  if (file && !process.env.KEEP_TEST_DATA) rmSync(dirname(file), { recursive: true, force: true });
+  removeScratchFolder(file && dirname(file));
 }
 
 /** GET a v2 path with a tier's key; returns status, headers and parsed JSON body. */

@@ -1,12 +1,11 @@
 // Jest global setup for end-to-end tests: the whole stack as real processes on free ports,
 // with a fast ingest cycle and a short backfill. Tests read E2E_* variables.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startStack } from "@odds/local";
+import { scratchFolder, startStack } from "@odds/local";
 
 export default async function setup(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "odds-e2e-"));
+  const dataDir = scratchFolder("odds-e2e-");
   const stack = await startStack({
     dataDir,
     ports: "free",

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "@odds/local";
+import { REPO_ROOT, removeScratchFolder, scratchFolder } from "@odds/local";
 import { v1 } from "@odds/proto";
 import { e2eStack } from "../support/e2e";
 import { getV1, untilAdmitted, v1BaseUrl } from "./client";
@@ -75,9 +74,11 @@ describe("v1 Parquet history files", () => {
     const etag = res.headers.get("etag");
     expect(etag).toMatch(/^".+"$/);
 
-    const path = join(mkdtempSync(join(tmpdir(), "odds-parquet-")), "file.parquet");
+    const dir = scratchFolder("odds-parquet-");
+    const path = join(dir, "file.parquet");
     writeFileSync(path, bytes);
     const read = JSON.parse(execFileSync(PYTHON, ["-c", READER, path], { maxBuffer: 512 * 1024 * 1024 }).toString());
+    removeScratchFolder(dir);
     expect(read.codecs).toEqual(["ZSTD"]);
     expect(read.schema).toMatchObject({
       event_id: "dictionary<values=string, indices=int32, ordered=0>",

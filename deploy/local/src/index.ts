@@ -5,6 +5,7 @@ export * from "./malloc";
 export * from "./node-flags";
 export * from "./priority";
 export * from "./testing/stores";
+export * from "./testing/scratch";
 export * from "./supervisor";
 export * from "./interruption";
 export * from "./testing/proc-stat";

@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, waitUntil } from "./processes";
 import { startStack } from "./stack";
 import { startRedis } from "./stores";
+import { removeScratchFolder, scratchFolder } from "./testing/scratch";
 
 /** This process's children that still run (an exited child not yet reaped counts as gone; `ps` itself is left out). */
 function childPids(): number[] {
@@ -20,6 +19,10 @@ function running(pid: number): boolean {
 }
 
 describe("a start interrupted through its AbortSignal", () => {
+  let dir: string;
+  beforeAll(() => (dir = scratchFolder("odds-interrupted-")));
+  afterAll(() => removeScratchFolder(dir));
+
   it("waitUntil rejects with the signal's reason at once, even while its probe hangs", async () => {
     const controller = new AbortController();
     const waiting = waitUntil("a probe that never answers", () => new Promise(() => undefined), {
@@ -33,7 +36,6 @@ describe("a start interrupted through its AbortSignal", () => {
   it("a store whose start is aborted is stopped before the start rejects", async () => {
     const before = new Set(childPids());
     const controller = new AbortController();
-    const dir = mkdtempSync(join(tmpdir(), "odds-interrupted-store-"));
     const starting = startRedis({
       port: await freePort(),
       dataDir: join(dir, "redis"),
@@ -58,7 +60,7 @@ describe("a start interrupted through its AbortSignal", () => {
     const before = new Set(childPids());
     const controller = new AbortController();
     const starting = startStack({
-      dataDir: mkdtempSync(join(tmpdir(), "odds-interrupted-stack-")),
+      dataDir: join(dir, "stack"),
       ports: "free",
       persistRedis: false,
       signal: controller.signal,

@@ -1,13 +1,12 @@
 // Jest global setup for service tests: one real FerretDB and one real redis-server on
 // free loopback ports for the whole run. Each test file takes its own database.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../processes";
 import { logPath, startFerretDb, startRedis } from "../stores";
+import { scratchFolder } from "./scratch";
 
 export default async function setup(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "odds-test-stores-"));
+  const dataDir = scratchFolder("odds-test-stores-");
   const [mongo, redis] = await Promise.all([
     freePort().then((port) =>
       startFerretDb({ port, dataDir: join(dataDir, "ferretdb"), logFile: logPath(dataDir, "ferretdb") }),

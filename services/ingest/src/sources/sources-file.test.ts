@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
@@ -6,8 +6,13 @@ import { SpendStore } from "../store/spend-store";
 import { DEFAULT_SOURCES_FILE, loadSources } from "./sources-file";
 
 const settings = { seed: "s", quietLeagues: [] };
+let dir: string;
+beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "sources-"))));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let written = 0;
 const file = (text: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), "sources-")), "sources.yaml");
+  written += 1;
+  const path = join(dir, `sources-${written}.yaml`);
   writeFileSync(path, text);
   return path;
 };
