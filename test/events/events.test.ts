@@ -1,17 +1,20 @@
+import { waitUntil } from "@odds/local";
 import { getV2 } from "../support/e2e";
 
 /** GET /v2/events/ through the real edge, events service and ingest's simulated feed. */
 
 const LITE_BOOKMAKERS = ["sportsbet", "tab", "ladbrokes_au", "neds"];
 
-async function waitForEvents(): Promise<any[]> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await getV2("/events/?includeFinished=true&limit=100", { tier: "internal" });
-    if (res.status === 200 && res.body.data.length > 0) return res.body.data;
-    if (Date.now() > deadline) throw new Error(`no events served: ${res.status} ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
+function waitForEvents(): Promise<any[]> {
+  return waitUntil(
+    "events served",
+    async () => {
+      const res = await getV2("/events/?includeFinished=true&limit=100", { tier: "internal" });
+      if (res.status === 200 && res.body.data.length > 0) return res.body.data as any[];
+      throw new Error(`no events served: ${res.status} ${JSON.stringify(res.body)}`);
+    },
+    { timeoutMs: 120_000, intervalMs: 2_000 },
+  );
 }
 
 function orderKey(event: any): string {

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { REPO_ROOT, waitUntil } from "@odds/local";
 import { MongoClient, type Db } from "mongodb";
 import { e2eStack, getV2 } from "../support/e2e";
 
 const DAY_MS = 86_400_000;
-const REPO_ROOT = join(__dirname, "..", "..");
 
 interface Tick {
   eventID: string;
@@ -32,16 +32,6 @@ function runArchiverJob(): Promise<number | null> {
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
-}
-
 const HOUR_MS = 3_600_000;
 const BUCKETS_PREFIX = "buckets_";
 
@@ -54,8 +44,8 @@ async function eventsWithTicks(db: Db): Promise<string[]> {
     .map((name) => name.slice(BUCKETS_PREFIX.length));
 }
 
-/** An event whose backfilled ticks sit in both tiers after archiving. */
-async function eventInBothTiers(live: Db, archive: Db): Promise<string | undefined> {
+/** An event whose backfilled ticks sit in both tiers after archiving; throws while there is none. */
+async function eventInBothTiers(live: Db, archive: Db): Promise<string> {
   const liveEvents = new Set(await eventsWithTicks(live));
   for (const eventID of await eventsWithTicks(archive)) {
     if (!liveEvents.has(eventID)) continue;
@@ -65,7 +55,7 @@ async function eventInBothTiers(live: Db, archive: Db): Promise<string | undefin
     ]);
     if (inLive > 0 && inArchive > 0) return eventID;
   }
-  return undefined;
+  throw new Error("no event has ticks in both tiers yet");
 }
 
 describe("GET /v2/odds/history/ on the running stack", () => {
@@ -85,17 +75,21 @@ describe("GET /v2/odds/history/ on the running stack", () => {
     const archive = archiveClient.db();
     // The backfill replays 35 days: wait until ticks older than the live retention have been recorded.
     const oldDay = new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
-    await waitFor(
+    await waitUntil(
       "backfilled ticks older than 28 days",
-      async () =>
-        (await live.collection("tickDays").findOne({ day: { $lt: oldDay } })) ||
-        (await eventsWithTicks(archive)).length > 0
-          ? true
-          : undefined,
-      150_000,
+      async () => {
+        const recorded =
+          (await live.collection("tickDays").findOne({ day: { $lt: oldDay } })) ||
+          (await eventsWithTicks(archive)).length > 0;
+        if (!recorded) throw new Error(`no tick day before ${oldDay} yet`);
+      },
+      { timeoutMs: 150_000, intervalMs: 2_000 },
     );
     expect(await runArchiverJob()).toBe(0);
-    eventID = await waitFor("an event with ticks in both tiers", () => eventInBothTiers(live, archive), 60_000);
+    eventID = await waitUntil("an event with ticks in both tiers", () => eventInBothTiers(live, archive), {
+      timeoutMs: 60_000,
+      intervalMs: 2_000,
+    });
   }, 240_000);
 
   afterAll(async () => {

@@ -2,15 +2,17 @@
 // SportsGameOdds' and The Odds API's documented shapes: events, odds, history and catalogue filled
 // from them, read back through the edge. This suite starts its own stack (free ports) beside the
 // shared simulated one, through the same launcher, given a sources file.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   nicenessBelowOwn,
+  removeScratchFolder,
+  scratchFolder,
   SERVICE_NAMES,
   SERVICE_NICENESS,
   startStack,
   threadNiceness,
+  waitUntil,
   type RunningStack,
 } from "@odds/local";
 import { getV2 } from "../support/e2e";
@@ -59,21 +61,17 @@ function sourcesFile(dir: string, baseUrl: string): string {
 
 let upstream: UpstreamFixtureServer;
 let stack: RunningStack;
+let dataDir: string | undefined;
 const get = (path: string) => getV2(path, { tier: "internal", stack });
 
-async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
+/** What `read` finds once ingest has written it: `read` throws, saying what it saw, while it is not there yet. */
+function eventually<T>(what: string, read: () => Promise<T>): Promise<T> {
+  return waitUntil(what, read, { timeoutMs: 120_000, intervalMs: 1_000 });
 }
 
 beforeAll(async () => {
   upstream = await new UpstreamFixtureServer().start();
-  const dataDir = mkdtempSync(join(tmpdir(), "odds-e2e-real-"));
+  dataDir = scratchFolder("odds-e2e-real-");
   stack = await startStack({
     dataDir,
     ports: "free",
@@ -93,14 +91,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await upstream?.stop();
+  removeScratchFolder(dataDir);
 }, 120_000);
 
 describe("ingest on both real feeds (fixture server)", () => {
   test("events carry both sources' bookmakers on the matched event, with player and period markets", async () => {
-    const event = await eventually(async () => {
+    const event = await eventually("the matched event with both sources' bookmakers", async () => {
       const res = await get(`/events/?eventID=${RICHMOND_V_CARLTON}`);
       const found = res.status === 200 ? res.body.data[0] : undefined;
-      return found?.odds?.["points-home-game-ml-home"]?.byBookmaker?.pointsbet_au ? found : undefined;
+      if (found?.odds?.["points-home-game-ml-home"]?.byBookmaker?.pointsbet_au) return found;
+      throw new Error(`no PointsBet moneyline on the event yet (${res.status})`);
     });
     expect(event.teams.home.teamID).toBe("RICHMOND_TIGERS_AFL");
     expect(event.info.stale).toBe(false);
@@ -127,12 +127,12 @@ describe("ingest on both real feeds (fixture server)", () => {
   });
 
   test("history records each source's bookmakers, the exchange with its lay price and stake", async () => {
-    const ticks = await eventually(async () => {
+    const ticks = await eventually("ticks of both sources' bookmakers", async () => {
       const res = await get(`/odds/history/?eventID=${RICHMOND_V_CARLTON}&limit=5000`);
       const data: any[] = res.status === 200 ? res.body.data : [];
-      return data.some((t) => t.bookmakerID === "pointsbet_au") && data.some((t) => t.bookmakerID === "sportsbet")
-        ? data
-        : undefined;
+      if (data.some((t) => t.bookmakerID === "pointsbet_au") && data.some((t) => t.bookmakerID === "sportsbet"))
+        return data;
+      throw new Error(`${data.length} ticks, not yet of both sources (${res.status})`);
     });
     const exchange = ticks.find(
       (t: any) => t.bookmakerID === "betfair_ex_au" && t.oddID === "points-home-game-ml-home",
@@ -142,10 +142,11 @@ describe("ingest on both real feeds (fixture server)", () => {
   });
 
   test("the catalogue carries the feeds' leagues, teams and players", async () => {
-    const teams = await eventually(async () => {
+    const teams = await eventually("the feeds' AFL teams", async () => {
       const res = await get("/teams/?leagueID=AFL");
       const ids: string[] = res.status === 200 ? res.body.data.map((t: any) => t.teamID) : [];
-      return ids.includes("RICHMOND_TIGERS_AFL") ? ids : undefined;
+      if (ids.includes("RICHMOND_TIGERS_AFL")) return ids;
+      throw new Error(`no Richmond among ${ids.length} AFL teams yet (${res.status})`);
     });
     expect(teams).toEqual(expect.arrayContaining(["CARLTON_BLUES_AFL", "GREATER_WESTERN_SYDNEY_GIANTS_AFL"]));
     const players = await get(`/players/?eventID=${RICHMOND_V_CARLTON}`);

@@ -1,3 +1,4 @@
+import { waitUntil } from "@odds/local";
 import { v1 } from "@odds/proto";
 import { getV2 } from "../support/e2e";
 import { getV1, untilAdmitted, type V1Response } from "./client";
@@ -27,22 +28,21 @@ describe("v1 Pro plan on the running stack", () => {
   let eventID: string;
 
   beforeAll(async () => {
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      const res = await getV2("/events/?oddsAvailable=true&limit=50", { tier: "internal" });
-      for (const event of res.status === 200 ? res.body.data : []) {
-        const { from, to } = recentWindow();
-        const ticks = await getV2(`/odds/history/?eventID=${event.eventID}&from=${iso(from)}&to=${iso(to)}`, {
-          tier: "internal",
-        });
-        if (ticks.status === 200 && ticks.body.data.length >= 20) {
-          eventID = event.eventID;
-          return;
+    eventID = await waitUntil(
+      "an event with 20 ticks in the last minutes",
+      async () => {
+        const res = await getV2("/events/?oddsAvailable=true&limit=50", { tier: "internal" });
+        for (const event of res.status === 200 ? res.body.data : []) {
+          const { from, to } = recentWindow();
+          const ticks = await getV2(`/odds/history/?eventID=${event.eventID}&from=${iso(from)}&to=${iso(to)}`, {
+            tier: "internal",
+          });
+          if (ticks.status === 200 && ticks.body.data.length >= 20) return event.eventID as string;
         }
-      }
-      if (Date.now() > deadline) throw new Error("no event with recent ticks");
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-    }
+        throw new Error(`no event with recent ticks among the events answered (${res.status})`);
+      },
+      { timeoutMs: 150_000, intervalMs: 3_000 },
+    );
   }, 180_000);
 
   const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,4 +1,4 @@
-import type { ManagedProcess } from "@odds/local";
+import { waitUntil, type ManagedProcess } from "@odds/local";
 import { v1 } from "@odds/proto";
 import WebSocket from "ws";
 import { createKey, setKeyActive } from "../edge/keys";
@@ -74,21 +74,20 @@ describe("v1 odds stream", () => {
       STREAM_SUBSCRIBE_TIMEOUT_MS: "3000",
     });
     streamUrl = `${edge.baseUrl.replace(/^http/, "ws").replace(/\/v2$/, "")}/v1/stream/odds`;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const res = await getV2("/events/?oddsAvailable=true&limit=100", { tier: "internal" });
-      const byLeague = new Map<string, string[]>();
-      for (const event of res.status === 200 ? res.body.data : []) {
-        byLeague.set(event.leagueID, [...(byLeague.get(event.leagueID) ?? []), v1.v1Id("event", event.eventID)]);
-      }
-      const best = [...byLeague.values()].sort((a, b) => b.length - a.length)[0];
-      if (best && best.length >= 2) {
-        leagueEvents = best.slice(0, 20);
-        return;
-      }
-      if (Date.now() > deadline) throw new Error("no league with two events with odds");
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
+    leagueEvents = await waitUntil(
+      "a league with two events with odds",
+      async () => {
+        const res = await getV2("/events/?oddsAvailable=true&limit=100", { tier: "internal" });
+        const byLeague = new Map<string, string[]>();
+        for (const event of res.status === 200 ? res.body.data : []) {
+          byLeague.set(event.leagueID, [...(byLeague.get(event.leagueID) ?? []), v1.v1Id("event", event.eventID)]);
+        }
+        const best = [...byLeague.values()].sort((a, b) => b.length - a.length)[0];
+        if (best && best.length >= 2) return best.slice(0, 20);
+        throw new Error(`at most ${best?.length ?? 0} events with odds in one league (${res.status})`);
+      },
+      { timeoutMs: 120_000, intervalMs: 2_000 },
+    );
   }, EDGE_START_MS + 150_000);
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { waitUntil } from "@odds/local";
 import { v1 } from "@odds/proto";
 import type { z } from "zod";
 import { createKey } from "../edge/keys";
@@ -52,16 +53,15 @@ describe("v1 preview on the running stack", () => {
   let events: any[];
 
   beforeAll(async () => {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const res = await getV1("/events?limit=100", { tier: "internal" });
-      if (res.status === 200 && res.body.data.some((event: any) => event.odds_available)) {
-        events = res.body.data;
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`no v1 events: ${res.status} ${JSON.stringify(res.body)}`);
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
+    events = await waitUntil(
+      "v1 events with odds",
+      async () => {
+        const res = await getV1("/events?limit=100", { tier: "internal" });
+        if (res.status === 200 && res.body.data.some((event: any) => event.odds_available)) return res.body.data;
+        throw new Error(`no v1 events with odds: ${res.status} ${JSON.stringify(res.body)}`);
+      },
+      { timeoutMs: 120_000, intervalMs: 2_000 },
+    );
   }, 150_000);
 
   describe("catalogue routes", () => {

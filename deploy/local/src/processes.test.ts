@@ -24,6 +24,22 @@ describe("logTail: what a failure message carries of a log", () => {
   });
 });
 
+describe("waitUntil: a probe that passes", () => {
+  it("resolves with what the probe resolved with once it stops throwing, after asking again", async () => {
+    let asked = 0;
+    const found = await waitUntil(
+      "the third answer",
+      async () => {
+        asked += 1;
+        if (asked < 3) throw new Error(`answer ${asked}`);
+        return { answer: asked };
+      },
+      { timeoutMs: 5_000, intervalMs: 5 },
+    );
+    expect(found).toEqual({ answer: 3 });
+  });
+});
+
 describe("waitUntil: a probe that never passes", () => {
   it("fails with the last error and the last lines of every log named", async () => {
     const [a, b] = [join(dir, "a.log"), join(dir, "b.log")];

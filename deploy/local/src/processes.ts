@@ -132,12 +132,13 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
 }
 
 /**
- * Polls `probe` until it resolves, failing with the last error after `timeoutMs`, or with the
- * signal's reason as soon as `signal` aborts.
+ * Polls `probe` until it resolves, and resolves with what it resolved with; fails with the last error after
+ * `timeoutMs`, or with the signal's reason as soon as `signal` aborts. A probe says "not yet" by throwing (its
+ * message is the one a timeout reports).
  */
-export async function waitUntil(
+export async function waitUntil<T>(
   what: string,
-  probe: () => Promise<unknown>,
+  probe: () => Promise<T>,
   options: {
     timeoutMs: number;
     intervalMs?: number;
@@ -146,7 +147,7 @@ export async function waitUntil(
     logFile?: string | readonly string[];
     signal?: AbortSignal;
   },
-): Promise<void> {
+): Promise<T> {
   const { signal } = options;
   const deadline = Date.now() + options.timeoutMs;
   let lastError: unknown;
@@ -156,8 +157,7 @@ export async function waitUntil(
       throw new Error(`${what} exited with code ${options.process.child.exitCode}${logHint(options.logFile)}`);
     }
     try {
-      await untilAborted(probe(), signal);
-      return;
+      return await untilAborted(probe(), signal);
     } catch (err) {
       signal?.throwIfAborted();
       lastError = err;

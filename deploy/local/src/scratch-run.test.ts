@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { waitUntil } from "./processes";
 import { REPO_ROOT } from "./stack";
 
 const SCRIPT = join(REPO_ROOT, "deploy", "local", "scratch-run.sh");
@@ -63,11 +64,14 @@ describe("scratch-run.sh", () => {
     );
     try {
       // Interrupted once the command has made its folder (its TMPDIR said, its file written).
-      const deadline = Date.now() + 20_000;
-      while (!existsSync(join(out.split("\n")[0] || parent, "store", "log")) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-      const given = out.split("\n")[0];
-      expect(existsSync(join(given, "store", "log"))).toBe(true);
+      await waitUntil(
+        "the command's folder made",
+        async () => {
+          const given = out.split("\n")[0];
+          if (!given || !existsSync(join(given, "store", "log"))) throw new Error(`it said ${JSON.stringify(out)}`);
+        },
+        { timeoutMs: 20_000, intervalMs: 20 },
+      );
       process.kill(-child.pid!, "SIGINT");
       expect(await ended).toBe("SIGINT");
       expect(readdirSync(parent)).toEqual([]);

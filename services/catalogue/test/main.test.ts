@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { callUnary, createGrpcClient } from "@odds/platform";
-import { freePort, testMongoUri } from "@odds/local";
+import { freePort, testMongoUri, waitUntil } from "@odds/local";
 import { catalogue } from "@odds/proto";
 
 const MAIN = join(__dirname, "..", "dist", "main.js");
@@ -34,13 +34,12 @@ describe("catalogue process (built main.js)", () => {
     });
     try {
       // Until the process serves: a loaded machine can take tens of seconds to start it.
-      let page: { items: Uint8Array[] } | undefined;
-      for (const giveUpAt = Date.now() + 50_000; Date.now() < giveUpAt && !page;) {
-        page = await callUnary(client, client.listSports, catalogue.ListSportsRequest.create()).catch(
-          () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
-        );
-      }
-      expect(page?.items).toEqual([]);
+      const page = await waitUntil(
+        "the catalogue service serving",
+        () => callUnary(client, client.listSports, catalogue.ListSportsRequest.create()),
+        { timeoutMs: 50_000, intervalMs: 200 },
+      );
+      expect(page.items).toEqual([]);
       await callUnary(client, client.applyCatalogue, catalogue.ApplyCatalogueRequest.fromPartial({ cycleId: "c" }));
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(metrics).toMatch(/catalogue_apply_duration_seconds_count 1\b/);

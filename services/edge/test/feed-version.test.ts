@@ -1,4 +1,4 @@
-import { freePort } from "@odds/local";
+import { freePort, waitUntil } from "@odds/local";
 import { createGrpcClient, createLogger, startGrpcServer, type RunningGrpcServer } from "@odds/platform";
 import { events } from "@odds/proto";
 import { FeedVersion } from "../src/cache/feed-version";
@@ -9,12 +9,14 @@ const logger = createLogger("feed-version-test", "silent");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `condition` holds, failing after 20 s with `describe()`. */
-async function eventually(condition: () => boolean, describe: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(describe());
-    await sleep(10);
-  }
+function eventually(condition: () => boolean, describe: () => string): Promise<void> {
+  return waitUntil(
+    "the feed version's watch",
+    async () => {
+      if (!condition()) throw new Error(describe());
+    },
+    { timeoutMs: 20_000, intervalMs: 10 },
+  );
 }
 
 const reaches = (feedVersion: FeedVersion, cycleAtMs: number) =>

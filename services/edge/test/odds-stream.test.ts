@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { testRedisUrl, type RedisServer } from "@odds/local";
+import { testRedisUrl, waitUntil, type RedisServer } from "@odds/local";
 import { createLogger, KeyRevisions } from "@odds/platform";
 import { v1, type usage } from "@odds/proto";
 import { createClient } from "redis";
@@ -87,12 +87,15 @@ function publishCycle(): void {
 }
 
 /** Resolves once `cycleAtMs()` is the events service's latest cycle. */
-async function atLatestCycle(what: string, cycleAtMs: () => number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (cycleAtMs() !== fakeEvents.lastCycleAtMs) {
-    if (Date.now() > deadline) throw new Error(`${what} at ${cycleAtMs()}, events at ${fakeEvents.lastCycleAtMs}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+function atLatestCycle(what: string, cycleAtMs: () => number): Promise<void> {
+  return waitUntil(
+    `${what} at the latest cycle`,
+    async () => {
+      if (cycleAtMs() !== fakeEvents.lastCycleAtMs)
+        throw new Error(`${what} at ${cycleAtMs()}, events at ${fakeEvents.lastCycleAtMs}`);
+    },
+    { timeoutMs: 30_000, intervalMs: 10 },
+  );
 }
 
 /** Resolves once the edge has been told of the events service's latest cycle (its feed status watch). */
@@ -462,12 +465,13 @@ describe("v1 odds stream with Redis hung (process stopped with SIGSTOP, then res
       hungRedis.child.kill("SIGCONT");
     }
     // Redis applies the acquire that passed its deadline when it resumes, then the stream's release.
-    const deadline = Date.now() + 10_000;
-    let held = await client.zRange(`streams:{${keyID}}`, 0, -1);
-    while (held.length > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      held = await client.zRange(`streams:{${keyID}}`, 0, -1);
-    }
-    expect(held).toEqual([]);
+    await waitUntil(
+      "the stream's slot released",
+      async () => {
+        const held = await client.zRange(`streams:{${keyID}}`, 0, -1);
+        if (held.length > 0) throw new Error(`still held: ${held.join(", ")}`);
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
   }, 60_000);
 });
