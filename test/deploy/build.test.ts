@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import { validate as lintDockerfile } from "dockerfile-utils";
-import { SERVICE_MALLOC_ENV } from "@odds/local";
+import { REPO_ROOT, SERVICE_MALLOC_ENV } from "@odds/local";
 import { parse } from "yaml";
-import { CHART_DIR, REPO_ROOT, SERVICES } from "./chart-render";
+import { CHART_DIR, SERVICES } from "./chart-render";
 
 const read = (...path: string[]) => readFileSync(join(REPO_ROOT, ...path), "utf8");
 

@@ -3,10 +3,10 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { REPO_ROOT } from "@odds/local";
 import { parse, parseAllDocuments } from "yaml";
 
-export const REPO_ROOT = resolve(__dirname, "..", "..");
 export const CHART_DIR = join(REPO_ROOT, "charts", "odds-read-api");
 export const VALUES_FILES = ["values.yaml", "values-dev.yaml", "values-staging.yaml", "values-prod.yaml"] as const;
 export type ValuesFile = (typeof VALUES_FILES)[number];

@@ -7,10 +7,9 @@ import * as networkingV1 from "kubernetes-models/networking.k8s.io/v1";
 import * as policyV1 from "kubernetes-models/policy/v1";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { nodeFlagsFor, SERVICE_MALLOC_ENV, SERVICE_NODE_FLAGS, serviceMallocEnv } from "@odds/local";
+import { nodeFlagsFor, REPO_ROOT, SERVICE_MALLOC_ENV, SERVICE_NODE_FLAGS, serviceMallocEnv } from "@odds/local";
 import {
   CHART_DIR,
-  REPO_ROOT,
   SERVICES,
   VALUES_FILES,
   find,

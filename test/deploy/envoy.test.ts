@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REPO_ROOT } from "@odds/local";
 import { stringify } from "yaml";
 import {
   CHART_DIR,
-  REPO_ROOT,
   VALUES_FILES,
   envoyConfig,
   find,

@@ -3,7 +3,7 @@
 // that claim true as the code changes: the public path (Envoy → edge) never reaches a write RPC.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "./chart-render";
+import { REPO_ROOT } from "@odds/local";
 
 /** Write RPCs of the data services (ingest's) and the key administration RPCs (the admin CLI's). */
 const INGEST_WRITES = { events: ["ApplyCycle"], history: ["RecordQuotes"], catalogue: ["ApplyCatalogue"] };
