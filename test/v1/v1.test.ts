@@ -381,7 +381,7 @@ describe("v1 preview on the running stack", () => {
   describe("problems", () => {
     it("answers bad parameters, unknown parameters, v2 ids and unknown events with problem+json", async () => {
       expectProblem(await getV1("/events?limit=500", { tier: "internal" }), 400, /^limit: /);
-      expectProblem(await getV1("/events?leagueID=AFL", { tier: "internal" }), 400, /leagueID/);
+      expectProblem(await getV1("/events?leagueID=AFL", { tier: "internal" }), 400, /^leagueID: not a parameter/);
       const v2 = await getV2("/events/?limit=1&includeFinished=true", { tier: "internal" });
       const v2ID = v2.body.data[0].eventID;
       expectProblem(await getV1(`/events/${v2ID}`, { tier: "internal" }), 400, /^event_id/);

@@ -20,10 +20,14 @@ export function parseQuery<S extends z.ZodType>(
   refuseUnreadableParameters(query);
   const result = schema.safeParse(flattenQuery(query));
   if (result.success) return result.data;
-  const message = result.error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
-  throw invalidParams(message);
+  throw invalidParams(result.error.issues.map(issueDetail).join("; "));
+}
+
+/** One failure of a query's validation, naming the parameter it is about (each one, for parameters a route lacks). */
+function issueDetail(issue: z.ZodError["issues"][number]): string {
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map((key) => `${key}: not a parameter of this route`).join("; ");
+  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
 /** For routes that never answer 400: the parameters that validate, the schema's defaults for the rest. */
