@@ -227,6 +227,12 @@ describe("v1 odds stream", () => {
     expect(unknown.code).toBe(4404);
   }, 30_000);
 
+  it("answers a plain GET of the stream, without the upgrade, with a 426 problem", async () => {
+    const plain = await fetch(streamUrl.replace(/^ws/, "http"));
+    expect([plain.status, plain.headers.get("upgrade")]).toEqual([426, "websocket"]);
+    expect(await plain.json()).toMatchObject({ title: "Upgrade required", status: 426 });
+  });
+
   it("takes the key from the subscription for browsers, and leaves v2's /stream/events at 501", async () => {
     const { apiKey } = await createKey("pro");
     const client = new StreamClient(streamUrl, undefined, {

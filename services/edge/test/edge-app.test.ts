@@ -424,6 +424,20 @@ describe("v1 beside v2", () => {
     expect((await request(retired).get("/v2/widgets/").set("x-api-key", baseKey)).status).toBe(410);
   });
 
+  it("answers a plain GET of the odds stream, a WebSocket, with a 426 problem naming the upgrade", async () => {
+    const plain = await request(server).get("/v1/stream/odds").set("Authorization", `Bearer ${baseKey}`);
+    expect(plain.status).toBe(426);
+    expect(plain.headers.upgrade).toBe("websocket");
+    expect(plain.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(plain.text)).toMatchObject({
+      type: "urn:odds:problem:upgrade-required",
+      title: "Upgrade required",
+      status: 426,
+      detail: expect.stringMatching(/^\/v1\/stream\/odds is a WebSocket: connect with Upgrade: websocket/),
+      instance: "/v1/stream/odds",
+    });
+  });
+
   it("answers a forged v1 cursor with a 400 problem naming cursor", async () => {
     const forged = await request(server).get("/v1/widgets?cursor=n-1").set("Authorization", `Bearer ${baseKey}`);
     expect(forged.status).toBe(400);

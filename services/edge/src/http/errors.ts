@@ -23,6 +23,9 @@ export const inactiveApiKey = () => new ApiError(403, "Inactive API key");
 export const notFound = () => new ApiError(404, "Not found");
 export const methodNotAllowed = (allow: string) => new ApiError(405, "Method not allowed", undefined, { Allow: allow });
 export const gone = () => new ApiError(410, "Gone", "API v2 has been retired; use v1");
+/** 426: a plain request to a WebSocket route; the answer names the protocol to switch to (RFC 9110, 15.5.22). */
+export const upgradeRequired = (detail: string) =>
+  new ApiError(426, "Upgrade required", detail, { Upgrade: "websocket" });
 /** 429: `window` is the exhausted window, `retryAfterSeconds` whole seconds until it resets. */
 export const rateLimitExceeded = (window: string, retryAfterSeconds: number) =>
   new ApiError(429, "Rate limit exceeded", `${window} window exhausted`, { "Retry-After": String(retryAfterSeconds) });

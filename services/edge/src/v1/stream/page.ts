@@ -1,4 +1,5 @@
 import type Router from "@koa/router";
+import { upgradeRequired } from "../../http/errors";
 import { DOCS_CONTENT_SECURITY_POLICY } from "../../openapi/docs";
 import { STREAM_PATH } from "./protocol";
 
@@ -88,7 +89,14 @@ const SCRIPT = `"use strict";
 })();
 `;
 
+/**
+ * The stream's page and script under /v1/docs, and a plain GET of the stream itself (a WebSocket, served by the HTTP
+ * server's upgrades: server.ts), which is told so with a 426 problem instead of a 404. `router` is v1's, under /v1.
+ */
 export function mountStreamPage(router: Router): void {
+  router.get(STREAM_PATH.replace(/^\/v1/, ""), () => {
+    throw upgradeRequired(`${STREAM_PATH} is a WebSocket: connect with Upgrade: websocket (see /v1/docs/stream)`);
+  });
   router.get("/docs/stream", (ctx) => {
     ctx.type = "text/html";
     ctx.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
