@@ -2,6 +2,7 @@
 // of every service is replaced while the API keeps answering (with the contract's errors where a
 // single replica is down), and the archiver CronJob moves ticks. Run by deploy/cluster/test.sh
 // after the chart is installed; the steps run in order (one file, --runInBand).
+import { waitUntil } from "@odds/local";
 import autocannon from "autocannon";
 import { e2eStack } from "../support/e2e";
 import {
@@ -14,7 +15,6 @@ import {
   pods,
   SERVICES,
   type Service,
-  waitUntil,
 } from "./kube";
 
 const CHART_DIR = process.env.CLUSTER_CHART_DIR ?? "";
@@ -138,17 +138,25 @@ describe("a killed pod of each service", () => {
       kubectl("delete", "pod", victim, "--grace-period=0", "--force", "--wait=false");
       const killedAt = Date.now();
       const answers: Array<{ at: number; status?: number; body?: any; error?: string }> = [];
-      await waitUntil(`a replacement ${service} pod to be ready`, 180_000, async () => {
-        answers.push({ at: Date.now() - killedAt, ...(await answer(base, route)) });
-        const now = pods(service).filter((pod) => pod.ready && !pod.deleting && pod.name !== victim);
-        return now.length === replicas;
-      });
+      await waitUntil(
+        `a replacement ${service} pod to be ready`,
+        async () => {
+          answers.push({ at: Date.now() - killedAt, ...(await answer(base, route)) });
+          const ready = pods(service).filter((pod) => pod.ready && !pod.deleting && pod.name !== victim);
+          if (ready.length !== replicas) throw new Error(`${ready.length} of ${replicas} other pods ready`);
+        },
+        { timeoutMs: 180_000, intervalMs: 500 },
+      );
       // The edge's gRPC channel reconnects to the replacement with backoff: the API recovers within a minute.
-      await waitUntil(`the API to answer ${route} with ${HEALTHY[service]} again`, 60_000, async () => {
-        const a = { at: Date.now() - killedAt, ...(await answer(base, route)) };
-        answers.push(a);
-        return "status" in a && a.status === HEALTHY[service];
-      });
+      await waitUntil(
+        `the API to answer ${route} with ${HEALTHY[service]} again`,
+        async () => {
+          const a = { at: Date.now() - killedAt, ...(await answer(base, route)) };
+          answers.push(a);
+          if (!("status" in a && a.status === HEALTHY[service])) throw new Error(`answered ${JSON.stringify(a)}`);
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
       for (const a of answers) {
         // Killing one of two edges: kube-proxy drops its endpoint within a couple of seconds; a
         // connection attempted to it before then fails below the API (no answer to judge).
@@ -166,11 +174,17 @@ describe("the archiver CronJob", () => {
   it("runs once as a Job and moves ticks older than the live retention to the archive tier", async () => {
     const job = `archiver-check-${Date.now()}`;
     kubectl("create", "job", job, `--from=cronjob/${FULLNAME}-archiver`);
-    await waitUntil(`job ${job} to finish`, 600_000, () => {
-      const status = kubectlJson("get", "job", job).status ?? {};
-      if ((status.failed ?? 0) > 0) throw new Error(`job ${job} failed:\n${kubectl("logs", `job/${job}`)}`);
-      return (status.succeeded ?? 0) > 0;
-    });
+    // A failed Job ends the wait at once, with its logs: the probe aborts the wait's signal.
+    const failed = new AbortController();
+    await waitUntil(
+      `job ${job} to finish`,
+      async () => {
+        const status = kubectlJson("get", "job", job).status ?? {};
+        if ((status.failed ?? 0) > 0) failed.abort(new Error(`job ${job} failed:\n${kubectl("logs", `job/${job}`)}`));
+        if (!((status.succeeded ?? 0) > 0)) throw new Error(`not finished: ${JSON.stringify(status)}`);
+      },
+      { timeoutMs: 600_000, intervalMs: 500, signal: failed.signal },
+    );
     const logs = kubectl("logs", `job/${job}`);
     const complete = logs
       .split("\n")

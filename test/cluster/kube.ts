@@ -74,16 +74,3 @@ export function edgeServiceUrl(): string {
   const port = svc.spec.ports.find((p: any) => p.name === "http").port;
   return `http://${svc.spec.clusterIP}:${port}/v2`;
 }
-
-export async function waitUntil(
-  what: string,
-  timeoutMs: number,
-  check: () => boolean | Promise<boolean>,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}

@@ -40,6 +40,24 @@ describe("waitUntil: a probe that passes", () => {
   });
 });
 
+describe("waitUntil: a probe that sees a failure", () => {
+  it("ends the wait at once with the reason when it aborts the wait's signal", async () => {
+    const failed = new AbortController();
+    let asked = 0;
+    const waiting = waitUntil(
+      "a job to finish",
+      async () => {
+        asked += 1;
+        if (asked === 2) failed.abort(new Error("job failed: exit 1"));
+        throw new Error("not finished");
+      },
+      { timeoutMs: 60_000, intervalMs: 5, signal: failed.signal },
+    );
+    await expect(waiting).rejects.toThrow("job failed: exit 1");
+    expect(asked).toBe(2);
+  });
+});
+
 describe("waitUntil: a probe that never passes", () => {
   it("fails with the last error and the last lines of every log named", async () => {
     const [a, b] = [join(dir, "a.log"), join(dir, "b.log")];
