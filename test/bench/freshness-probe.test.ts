@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { waitUntil } from "@odds/local";
+import { removeScratchFolder, scratchFolder, waitUntil } from "@odds/local";
 import { FreshnessProbe, historyFreshness, HISTORY_PROBED_EVENTS } from "./ingest";
 
 // A local HTTP server in the stack's place: the events route lists three upcoming events, the history route answers
@@ -47,12 +46,12 @@ describe("the bench's freshness probe", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v2`;
-    dataDir = mkdtempSync(join(tmpdir(), "freshness-probe-"));
+    dataDir = scratchFolder("freshness-probe-");
   });
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    removeScratchFolder(dataDir);
   });
 
   test("follows several events on history and times the cycle from the write of the one that showed it", async () => {

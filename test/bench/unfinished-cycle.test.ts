@@ -1,8 +1,8 @@
 // A cycle still running as a run ends: the benchmark finds it in ingest's log, so the cases after its start count as
 // run beside a cycle even though no "cycle done" line says so.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { removeScratchFolder, scratchFolder } from "@odds/local";
 import { unfinishedCycle } from "./ingest";
 
 const line = (msg: string, cycleID: string, time: string) =>
@@ -11,10 +11,10 @@ const line = (msg: string, cycleID: string, time: string) =>
 describe("unfinishedCycle", () => {
   let dataDir: string;
   beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), "odds-bench-cycles-"));
+    dataDir = scratchFolder("odds-bench-cycles-");
     mkdirSync(join(dataDir, "logs"));
   });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => removeScratchFolder(dataDir));
   const log = (...lines: string[]) => writeFileSync(join(dataDir, "logs", "ingest.log"), `${lines.join("\n")}\n`);
 
   it("names the cycle started and not yet done, with its start", () => {

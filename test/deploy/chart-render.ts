@@ -1,10 +1,9 @@
 // Offline rendering of the Helm chart for the deploy tests: Helm and the Envoy validator
 // are built into .tools/bin by deploy/local/prepare-test-tools.sh; nothing here needs a cluster.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "@odds/local";
+import { REPO_ROOT, removeScratchFolder, scratchFolder } from "@odds/local";
 import { parse, parseAllDocuments } from "yaml";
 
 export const CHART_DIR = join(REPO_ROOT, "charts", "odds-read-api");
@@ -41,7 +40,7 @@ export function run(command: string, args: string[]): { status: number; output: 
  * by an empty stub of the declared name, so lint and template check our own templates.
  */
 export function stageChart(): { dir: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "odds-chart-"));
+  const root = scratchFolder("odds-chart-");
   const dir = join(root, "odds-read-api");
   cpSync(CHART_DIR, dir, { recursive: true, dereference: true });
   const chart = parse(readFileSync(join(dir, "Chart.yaml"), "utf8")) as {
@@ -53,7 +52,7 @@ export function stageChart(): { dir: string; cleanup(): void } {
     const version = dep.version.replace(/x/g, "0").replace(/[^0-9.]/g, "");
     writeFileSync(join(stub, "Chart.yaml"), `apiVersion: v2\nname: ${dep.name}\nversion: ${version}\n`);
   }
-  return { dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { dir, cleanup: () => removeScratchFolder(root) };
 }
 
 export interface K8sObject {

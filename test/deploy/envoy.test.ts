@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "@odds/local";
+import { REPO_ROOT, removeScratchFolder, scratchFolder } from "@odds/local";
 import { stringify } from "yaml";
 import {
   CHART_DIR,
@@ -23,12 +22,12 @@ const rendered = {} as Record<ValuesFile, K8sObject[]>;
 
 beforeAll(() => {
   staged = stageChart();
-  scratch = mkdtempSync(join(tmpdir(), "odds-envoy-"));
+  scratch = scratchFolder("odds-envoy-");
   for (const file of VALUES_FILES) rendered[file] = helmTemplate(staged.dir, file);
 });
 afterAll(() => {
   staged?.cleanup();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  removeScratchFolder(scratch);
 });
 
 const validate = (name: string, config: string) => {

@@ -1,14 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, logTail, spawnManaged, waitUntil } from "./processes";
 import { nicenessBelowOwn, threadNiceness } from "./testing/proc-stat";
+import { removeScratchFolder, scratchFolder } from "./testing/scratch";
 
 let dir: string;
-beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "processes-test-"))));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => (dir = scratchFolder("processes-test-")));
+afterAll(() => removeScratchFolder(dir));
 
 describe("logTail: what a failure message carries of a log", () => {
   it("gives the last lines of a log larger than what it reads", () => {

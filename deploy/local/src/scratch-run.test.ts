@@ -1,11 +1,11 @@
 // deploy/local/scratch-run.sh, through which `npm test` runs Jest: the command gets a TMPDIR of its own,
 // and that folder is gone when the command ends, whether it passed, failed or was interrupted.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { waitUntil } from "./processes";
 import { REPO_ROOT } from "./stack";
+import { removeScratchFolder, scratchFolder } from "./testing/scratch";
 
 const SCRIPT = join(REPO_ROOT, "deploy", "local", "scratch-run.sh");
 /** The command under test: says the TMPDIR it got and Node's tmpdir() in it, and leaves a folder with a file there. */
@@ -13,8 +13,8 @@ const LEAVES_FILES =
   'echo "$TMPDIR"; node -p "require(\'os\').tmpdir()"; mkdir "$TMPDIR/store"; touch "$TMPDIR/store/log"';
 
 let parent: string;
-beforeEach(() => (parent = mkdtempSync(join(tmpdir(), "scratch-run-test-"))));
-afterEach(() => rmSync(parent, { recursive: true, force: true }));
+beforeEach(() => (parent = scratchFolder("scratch-run-test-")));
+afterEach(() => removeScratchFolder(parent));
 
 /** This process's environment without KEEP_TEST_DATA (a run kept for a post-mortem), and TMPDIR the test's own. */
 const scriptEnv = (extra: Record<string, string> = {}) => {
