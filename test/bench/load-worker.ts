@@ -2,6 +2,7 @@
 // what it measures): autocannon against one base URL, cycling through the given paths.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { discardAnswerBodies } from "./autocannon-bodies";
 
 export interface LoadSpec {
   origin: string;
@@ -34,6 +35,8 @@ export interface LoadResult {
 
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as LoadSpec;
+  // Nothing here reads a body: keeping each one would cost this process more CPU than a big page costs the bare server.
+  discardAnswerBodies();
   const first = spec.firstPath ?? 0;
   let next = first;
   const result = await autocannon({
