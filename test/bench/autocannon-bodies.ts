@@ -4,7 +4,7 @@
 // a bare server's 6.3 MB JSON answer cost the load process 16-18 ms of CPU with it and 3.9 without, a 29 MB one
 // 87-101 ms and 15-16, a 1.8 MB gzip one (decoded as UTF-8, where nothing is ASCII) 31-34 ms and 0.9; a 650-byte
 // answer 0.04 either way. On two cores shared with the stack, that is CPU taken from what is measured.
-// docs/performance.md, "The load tool's share of the machine".
+// docs/performance.md, "The load process kept every body".
 import { createRequire } from "node:module";
 
 interface BodyQueue {
