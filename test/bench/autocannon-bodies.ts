@@ -2,8 +2,8 @@
 // lib/pipelinedRequestsQueue.js), for its `onResponse`, `verifyBody` and `expectBody` hooks, whether or not one is
 // set. The bench sets none and never reads a body, and on big pages that keeping is most of the load process's work:
 // a bare server's 6.3 MB JSON answer cost the load process 16-18 ms of CPU with it and 3.9 without, a 29 MB one
-// 87-101 ms and 15-16, a 1.8 MB gzip one (decoded as UTF-8, where nothing is ASCII) 31-34 ms and 0.9; a 650-byte
-// answer 0.04 either way. On two cores shared with the stack, that is CPU taken from what is measured.
+// 87-101 ms and 15-16, a 1.8 MB gzip one (decoded as UTF-8, which compressed bytes almost never are) 31-34 ms and
+// 0.9; a 650-byte answer 0.04 either way. On two cores shared with the stack, that is CPU taken from what is measured.
 // docs/performance.md, "The load process kept every body".
 import { createRequire } from "node:module";
 
