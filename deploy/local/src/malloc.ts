@@ -22,8 +22,9 @@ export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
  * test/deploy/chart.test.ts holds them equal).
  *
  * The events service answers pages of 128 KiB to 1 MiB (ten events of a league, a page of 100), and
- * each answer is two fresh Buffers of its size: the page, then grpc-js's framed copy of it. Each its
- * own mapping, every 4 KiB page of both was faulted in and unmapped again: 65-72 faults an answer of
+ * each answer was two fresh Buffers of its size: the page, then grpc-js's framed copy of it (the page
+ * is serialised into one kept Buffer since: `serializeJsonPage`). Each its own mapping, every 4 KiB
+ * page of both was faulted in and unmapped again: 65-72 faults an answer of
  * 133 KB, about 450 of 906 KB, 0.3-1.7 ms of the service's system time. Under a 1 MiB threshold they
  * come from the arena's pages, already resident, and a trim threshold twice that (glibc's own ratio
  * when it adjusts them) keeps the arena's top from being handed back and faulted in again for each

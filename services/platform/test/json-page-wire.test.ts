@@ -1,3 +1,4 @@
+import { credentials } from "@grpc/grpc-js";
 import { common, events, history } from "@odds/proto";
 import pino from "pino";
 import {
@@ -8,6 +9,7 @@ import {
   encodeJsonPage,
   frameItems,
   JSON_PAGE_METHODS,
+  serializeJsonPage,
   startGrpcServer,
   unaryHandler,
   withJsonPageWire,
@@ -38,6 +40,20 @@ describe("encodeJsonPage", () => {
       const expected = common.JsonPage.encode({ ...page, frameRoom: large ? Buffer.alloc(1024) : undefined }).finish();
       expect(encodeJsonPage(page).equals(Buffer.from(expected))).toBe(true);
     }
+  });
+});
+
+describe("serializeJsonPage", () => {
+  it("writes encodeJsonPage's bytes into one Buffer it reuses, and a page over 8 MiB into one of its own", () => {
+    for (const page of PAGES) expect(serializeJsonPage(page).equals(encodeJsonPage(page))).toBe(true);
+    const first = serializeJsonPage(PAGES[1]!);
+    const second = serializeJsonPage(PAGES[2]!);
+    expect(second.buffer).toBe(first.buffer);
+    expect(second.byteOffset).toBe(first.byteOffset);
+    const huge = common.JsonPage.create({ items: [Buffer.alloc(8 * 1024 * 1024, "h")] });
+    const own = serializeJsonPage(huge);
+    expect(own.buffer).not.toBe(first.buffer);
+    expect(own.equals(encodeJsonPage(huge))).toBe(true);
   });
 });
 
@@ -202,6 +218,9 @@ describe("frameItems", () => {
 
 describe("withJsonPageWire over gRPC", () => {
   const big = Buffer.alloc(5 * 1024 * 1024, "z");
+  /** Pages of 2 MB of one letter each, answered back to back: each serialised over the one before. */
+  const LETTERS = "abcdefgh";
+  const letterPage = (letter: string) => Buffer.alloc(2 * 1024 * 1024, letter);
   let server: RunningGrpcServer;
   let client: history.HistoryServiceClient;
 
@@ -216,7 +235,9 @@ describe("withJsonPageWire over gRPC", () => {
           definition: withJsonPageWire(history.HistoryServiceService, JSON_PAGE_METHODS.history),
           implementation: {
             listTicks: unaryHandler(logger, async (request: history.ListTicksRequest) =>
-              common.JsonPage.create({ items: [Buffer.from(`"${request.eventId}"`), big], nextCursor: "next" }),
+              request.eventId.startsWith("letter-")
+                ? common.JsonPage.create({ items: [letterPage(request.eventId.slice("letter-".length))] })
+                : common.JsonPage.create({ items: [Buffer.from(`"${request.eventId}"`), big], nextCursor: "next" }),
             ),
             listHistoryFiles: unaryHandler(logger, async () => common.JsonPage.create({ notice: "none" })),
           },
@@ -240,6 +261,30 @@ describe("withJsonPageWire over gRPC", () => {
     expect(page.nextCursor).toBe("next");
     const files = await callUnary(client, client.listHistoryFiles, history.ListHistoryFilesRequest.create());
     expect(files).toEqual(common.JsonPage.create({ notice: "none" }));
+  });
+
+  it("sends every page as it was serialised, though the next page is serialised over it before it is sent", async () => {
+    // A client that reads late: HTTP/2's default 64 KB window, so each 2 MB page leaves the server in 64 KB steps,
+    // one round trip each, while the server answers the other calls. A serialised message that grpc-js kept and
+    // sent from later would by then hold another call's letter.
+    const Client = clientWithJsonPageWire(history.HistoryServiceClient, JSON_PAGE_METHODS.history);
+    const slow = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure(), {
+      "grpc-node.flow_control_window": 65_535,
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    });
+    try {
+      const pages = await Promise.all(
+        [...LETTERS].map((letter) =>
+          callUnary(slow, slow.listTicks, history.ListTicksRequest.create({ eventId: `letter-${letter}` })),
+        ),
+      );
+      pages.forEach((page, at) => {
+        expect(page.items).toHaveLength(1);
+        expect(page.items[0]!.equals(letterPage(LETTERS[at]!))).toBe(true);
+      });
+    } finally {
+      slow.close();
+    }
   });
 
   it("leaves a definition's other methods and the generated client as they were", () => {

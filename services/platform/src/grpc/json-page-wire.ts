@@ -30,12 +30,15 @@ const HEAD_ROOM_BYTES = 32;
  * renderings, market views, tick pages), often megabytes in all: the generated encoder copies them
  * into a writer that doubles as it grows, then copies its bytes out twice more (`finish()`,
  * `Buffer.from`). Here each item's key and length are written in place and the items are copied
- * once, into a Buffer of the exact size; the other fields are the generated encoder's own bytes,
- * with `frame_room` added to a large page. The same message on the wire as `common.JsonPage.encode`
- * of that page, byte for byte. (A page of 5,000 ticks: a protobuf writer's header per item, each its
+ * once, into a Buffer of the exact size (`allocate`'s, a fresh one by default); the other fields are
+ * the generated encoder's own bytes, with `frame_room` added to a large page. The same message on the
+ * wire as `common.JsonPage.encode` of that page, byte for byte. (A page of 5,000 ticks: a protobuf writer's header per item, each its
  * own array, cost 0.6-1.0 ms to encode; written in place, 0.25-0.35.)
  */
-export function encodeJsonPage(page: common.JsonPage): Buffer {
+export function encodeJsonPage(
+  page: common.JsonPage,
+  allocate: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+): Buffer {
   let size = 0;
   for (const item of page.items) size += 1 + varintLength(item.length) + item.length;
   // Through `create`: handlers answer pages without the fields they leave at their defaults (item_tags among them),
@@ -47,7 +50,7 @@ export function encodeJsonPage(page: common.JsonPage): Buffer {
       frameRoom: size >= JOINED_MIN_BYTES ? FRAME_ROOM : page.frameRoom,
     }),
   ).finish();
-  const out = Buffer.allocUnsafe(size + rest.length);
+  const out = allocate(size + rest.length);
   let at = 0;
   for (const item of page.items) {
     out[at++] = ITEM_KEY;
@@ -57,6 +60,33 @@ export function encodeJsonPage(page: common.JsonPage): Buffer {
   }
   out.set(rest, at);
   return out;
+}
+
+/**
+ * The largest message a server serialises into its kept Buffer (`serializeJsonPage`); a larger one is serialised
+ * into a fresh Buffer of its own. Above the largest page the benchmark's cases answer (a cold page of 50 ids, up to
+ * about 6 MB; 10,000 markets, 4.7 MB). Only what the largest page written touched of it is resident.
+ */
+const KEPT_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+let keptMessage: Buffer | undefined;
+
+/**
+ * A page serialised as a server sends it: `encodeJsonPage` into one Buffer kept for it and written over by the next.
+ * grpc-js copies the message a serialiser returns into its own framed Buffer before anything else runs and keeps
+ * nothing of it (`serializeMessage`), so a fresh Buffer of the page's size was made, written once and dropped per
+ * answer: for a large page its own mapping, every 4 KiB of it faulted in and unmapped again. The kept Buffer is
+ * resident. Paired on cold pages, 50 ids cost the events service about a sixth less CPU and 10,000 markets the
+ * catalogue about a third less, half their page faults gone (docs/performance.md "Pages serialised into one kept
+ * Buffer"). If grpc-js ever sent from the serialised message itself, a page would be written over by the next before
+ * it left: json-page-wire.test.ts answers calls back to back to a client that reads late and compares every byte.
+ */
+export function serializeJsonPage(page: common.JsonPage): Buffer {
+  return encodeJsonPage(page, (size) => {
+    if (size > KEPT_MESSAGE_BYTES) return Buffer.allocUnsafe(size);
+    keptMessage ??= Buffer.allocUnsafeSlow(KEPT_MESSAGE_BYTES);
+    return keptMessage.subarray(0, size);
+  });
 }
 
 /** Bytes of `value` (a length, under 2^32) as a protobuf varint: seven bits a byte. */
@@ -247,7 +277,7 @@ export type JsonPageMethod<Definition> = {
 
 /**
  * A service definition whose `methods` (those answering a JsonPage) send and read their pages with
- * `encodeJsonPage` and `decodeJsonPage`: what a server registers and what a client is built from.
+ * `serializeJsonPage` and `decodeJsonPage`: what a server registers and what a client is built from.
  */
 export function withJsonPageWire<Definition extends object>(
   definition: Definition,
@@ -257,7 +287,7 @@ export function withJsonPageWire<Definition extends object>(
   for (const name of methods) {
     wired[name] = {
       ...(definition[name] as object),
-      responseSerialize: encodeJsonPage,
+      responseSerialize: serializeJsonPage,
       responseDeserialize: decodeJsonPage,
     };
   }
