@@ -174,19 +174,26 @@ export function decodeJsonPage(bytes: Buffer): common.JsonPage {
  * before it has moved.
  */
 function joinInPlace(bytes: Buffer, starts: number[], lengths: number[]): Buffer[] {
-  const joinedLength = lengths.reduce((sum, length) => sum + length, starts.length - 1);
+  const count = starts.length;
+  const joinedLength = lengths.reduce((sum, length) => sum + length, count - 1);
   const at = Math.min(HEAD_ROOM_BYTES, bytes.length - joinedLength);
-  const targets: number[] = [];
+  const targets = new Array<number>(count);
   let next = at;
-  for (const length of lengths) {
-    targets.push(next);
-    next += length + 1;
+  for (let index = 0; index < count; index++) {
+    targets[index] = next;
+    next += lengths[index]! + 1;
   }
-  const move = (index: number) => bytes.copy(bytes, targets[index]!, starts[index]!, starts[index]! + lengths[index]!);
-  for (let index = starts.length - 1; index >= 0; index--) if (targets[index]! > starts[index]!) move(index);
-  for (let index = 0; index < starts.length; index++) if (targets[index]! < starts[index]!) move(index);
-  const items = targets.map((target, index) => bytes.subarray(target, target + lengths[index]!));
-  for (const item of items.slice(0, -1)) bytes[item.byteOffset - bytes.byteOffset + item.length] = COMMA;
+  // `copyWithin`, one native move an item: Buffer's `copy` makes a view of its source on each call, which took a
+  // page of 10,000 items twice as long.
+  const move = (index: number) => bytes.copyWithin(targets[index]!, starts[index]!, starts[index]! + lengths[index]!);
+  for (let index = count - 1; index >= 0; index--) if (targets[index]! > starts[index]!) move(index);
+  for (let index = 0; index < count; index++) if (targets[index]! < starts[index]!) move(index);
+  const items = new Array<Buffer>(count);
+  for (let index = 0; index < count; index++) {
+    const end = targets[index]! + lengths[index]!;
+    items[index] = bytes.subarray(targets[index]!, end);
+    if (index < count - 1) bytes[end] = COMMA;
+  }
   joinedPages.set(items[0]!, {
     count: items.length,
     start: bytes.byteOffset + at,
