@@ -22,15 +22,15 @@ export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
  * test/deploy/chart.test.ts holds them equal).
  *
  * The events service answers pages of 128 KiB to 1 MiB (ten events of a league, a page of 100), and
- * each answer was two fresh Buffers of its size: the page, then grpc-js's framed copy of it (the page
- * is serialised into one kept Buffer since: `serializeJsonPage`). Each its own mapping, every 4 KiB
- * page of both was faulted in and unmapped again: 65-72 faults an answer of
- * 133 KB, about 450 of 906 KB, 0.3-1.7 ms of the service's system time. Under a 1 MiB threshold they
- * come from the arena's pages, already resident, and a trim threshold twice that (glibc's own ratio
- * when it adjusts them) keeps the arena's top from being handed back and faulted in again for each
- * page. Cold events by league cost the events service 0.38-0.45 ms of CPU a page instead of
- * 0.70-0.84, a cold page of 100 events 1.5-2.3 ms instead of 2.5-3.0, for a peak 10-15 MB higher in
- * the benchmark (docs/performance.md "The events service's pages in the arena"). The edge gained
+ * each answer was two fresh Buffers of its size: the page, then grpc-js's framed copy of it (the
+ * page is serialised into one kept Buffer since: `serializeJsonPage`). Each its own mapping, every
+ * 4 KiB page of both was faulted in and unmapped again: 65-72 faults an answer of 133 KB, about 450
+ * of 906 KB, 0.3-1.7 ms of the service's system time. Under a 1 MiB threshold they come from the
+ * arena's pages, already resident, and a trim threshold twice that (glibc's own ratio when it
+ * adjusts them) keeps the arena's top from being handed back and faulted in again for each page.
+ * Cold events by league cost the events service 0.38-0.45 ms of CPU a page instead of 0.70-0.84, a
+ * cold page of 100 events 1.5-2.3 ms instead of 2.5-3.0, for a peak 10-15 MB higher in the
+ * benchmark (docs/performance.md "The events service's pages in the arena"). The edge gained
  * nothing from the same (its Buffers of that size are few) and held 70 MB more; history gained
  * nothing measurable (its pages' time is in parsing and the collector).
  */

@@ -32,8 +32,9 @@ const HEAD_ROOM_BYTES = 32;
  * `Buffer.from`). Here each item's key and length are written in place and the items are copied
  * once, into a Buffer of the exact size (`allocate`'s, a fresh one by default); the other fields are
  * the generated encoder's own bytes, with `frame_room` added to a large page. The same message on the
- * wire as `common.JsonPage.encode` of that page, byte for byte. (A page of 5,000 ticks: a protobuf writer's header per item, each its
- * own array, cost 0.6-1.0 ms to encode; written in place, 0.25-0.35.)
+ * wire as `common.JsonPage.encode` of that page, byte for byte. (A page of 5,000 ticks: a protobuf
+ * writer's header per item, each its own array, cost 0.6-1.0 ms to encode; written in place,
+ * 0.25-0.35.)
  */
 export function encodeJsonPage(
   page: common.JsonPage,
