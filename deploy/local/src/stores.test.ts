@@ -1,4 +1,5 @@
-import { MongoClient } from "mongodb";
+import { randomBytes } from "node:crypto";
+import { Binary, MongoClient } from "mongodb";
 import { createClient } from "redis";
 import { testMongoUri, testRedisUrl } from "./testing/stores";
 
@@ -105,6 +106,34 @@ describe("local stores", () => {
         "buckets_ev21",
       ]);
       expect(await db.listCollections().toArray()).toHaveLength(30);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("FerretDB returns every binary value it stored, byte for byte and with its subtype", async () => {
+    // deploy/local/build-ferretdb.sh (5): a stored binary (base64 in FerretDB's JSON) is decoded by base64 alone.
+    // Every length from 0 to 300 bytes (each padding of base64), random bytes (every character of its alphabet),
+    // and two subtypes; read back by _id and in one listing, as history's buckets are.
+    const client = new MongoClient(testMongoUri("stores_binaries"));
+    try {
+      await client.connect();
+      const blobs = client.db().collection<{ _id: number; bytes: Binary }>("blobs");
+      await blobs.deleteMany({});
+      const stored = Array.from({ length: 301 }, (_, size) => ({
+        _id: size,
+        bytes: new Binary(randomBytes(size), size % 2 === 0 ? Binary.SUBTYPE_DEFAULT : Binary.SUBTYPE_USER_DEFINED),
+      }));
+      await blobs.insertMany(stored);
+      const listed = await blobs.find({}).sort({ _id: 1 }).toArray();
+      const looked = await Promise.all([0, 1, 2, 3, 299, 300].map((id) => blobs.findOne({ _id: id })));
+      const contents = (blob: { _id: number; bytes: Binary }) => [
+        blob._id,
+        blob.bytes.sub_type,
+        blob.bytes.toString("hex"),
+      ];
+      expect(listed.map(contents)).toEqual(stored.map(contents));
+      expect(looked.map((blob) => contents(blob!))).toEqual([0, 1, 2, 3, 299, 300].map((id) => contents(stored[id]!)));
     } finally {
       await client.close();
     }
