@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"syscall"
 
@@ -23,6 +24,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27117", "TCP address to listen on")
 	dataDir := flag.String("data", "./.local/ferretdb", "directory for the SQLite databases")
 	flag.Parse()
+	tuneCollector(os.Getenv)
 
 	dir, err := filepath.Abs(*dataDir)
 	if err == nil {
@@ -51,6 +53,27 @@ func main() {
 	if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "ferretdb-local: %v\n", err)
 		os.Exit(1)
+	}
+}
+
+// The collector's settings unless GOGC or GOMEMLIMIT say otherwise. Go's own (GOGC=100, no limit) collects each
+// time the heap doubles, and every read decodes whole stored documents into short-lived values: on the benchmark's
+// history stores, a listing of one event's buckets spent a third of its CPU in the collector and in faulting in the
+// memory it had just returned. At 400 the heap grows to five times what survives before a collection, and the soft
+// limit makes the collector work harder before the process passes it (docs/performance.md "FerretDB's reads, decoded
+// with less").
+const (
+	collectorPercent = 400
+	collectorLimit   = 256 << 20
+)
+
+// tuneCollector applies collectorPercent and collectorLimit where the environment sets neither of their variables.
+func tuneCollector(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(collectorPercent)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(collectorLimit)
 	}
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"log/slog"
+	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -35,5 +37,29 @@ func TestLazyAttrsFormatsOnlyWhatIsLogged(t *testing.T) {
 		if !strings.Contains(line, want) {
 			t.Errorf("%q lacks %q", line, want)
 		}
+	}
+}
+
+func TestTuneCollectorSetsWhatTheEnvironmentLeaves(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+
+	tuneCollector(func(string) string { return "" })
+	if percent := debug.SetGCPercent(100); percent != collectorPercent {
+		t.Errorf("GOGC unset: the collector at %d, not %d", percent, collectorPercent)
+	}
+	if limit := debug.SetMemoryLimit(math.MaxInt64); limit != collectorLimit {
+		t.Errorf("GOMEMLIMIT unset: the limit at %d, not %d", limit, collectorLimit)
+	}
+
+	// Set by the environment (the runtime has read them already): left as they are.
+	debug.SetGCPercent(150)
+	debug.SetMemoryLimit(64 << 20)
+	tuneCollector(func(name string) string { return map[string]string{"GOGC": "150", "GOMEMLIMIT": "64MiB"}[name] })
+	if percent := debug.SetGCPercent(100); percent != 150 {
+		t.Errorf("GOGC=150: the collector at %d", percent)
+	}
+	if limit := debug.SetMemoryLimit(math.MaxInt64); limit != 64<<20 {
+		t.Errorf("GOMEMLIMIT=64MiB: the limit at %d", limit)
 	}
 }
