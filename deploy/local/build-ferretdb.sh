@@ -28,7 +28,7 @@
 #    entry, or none.
 # 5. A stored document is JSON, a binary value in it a string of base64, and FerretDB's sjson package
 #    decoded each through an encoding/json Decoder, which scans the string byte by byte three times
-#    before base64 decodes it. A history bucket holds its ticks as one binary, so that was a quarter
+#    before base64 decodes it. A history bucket holds its ticks as one binary, so that was a fifth
 #    to a third of a bucket listing's CPU. `quotedBase64` (ferretdb/sjsonpatch/binary_quoted.go,
 #    copied beside sjson's binary.go and tested against encoding/json in its own directory; FerretDB's
 #    own tests of sjson run on the changed copy) now decodes a string base64 takes as it is, and leaves
