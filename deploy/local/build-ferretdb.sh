@@ -43,7 +43,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/bin/ferretdb-local"
 self="${BASH_SOURCE[0]}"
-if [[ -x "$out" && "$out" -nt "$here/ferretdb/main.go" && "$out" -nt "$here/ferretdb/main_test.go" && "$out" -nt "$here/ferretdb/sjsonpatch/binary_quoted.go" && "$out" -nt "$here/ferretdb/go.sum" && "$out" -nt "$self" ]]; then
+# Up to date when the binary is newer than this script and than every file of ferretdb/ (its code, its tests, the
+# file copied into FerretDB, go.mod and go.sum).
+if [[ -x "$out" && "$out" -nt "$self" && -z "$(find "$here/ferretdb" -newer "$out" -print -quit)" ]]; then
   exit 0
 fi
 command -v go >/dev/null || { echo "ferretdb-local needs Go (https://go.dev) on PATH" >&2; exit 1; }
