@@ -1,5 +1,6 @@
 import { baseConfigSchema, env, historyConvertedLeagues } from "@odds/platform";
 import { z } from "zod";
+import { REVISION_TRUST_MS } from "./reader";
 import { TICK_LAYOUTS } from "./tick-tier";
 
 export const configSchema = baseConfigSchema.extend({
@@ -16,6 +17,11 @@ export const configSchema = baseConfigSchema.extend({
   ARCHIVE_READ_TIMEOUT_MS: env.milliseconds(1_500),
   /** How long a read waits for the live tier before answering UNAVAILABLE (503 at the edge). */
   LIVE_READ_TIMEOUT_MS: env.milliseconds(3_000),
+  /**
+   * How long after listing a page's buckets a renewal of it is confirmed by the event's revision in each tier alone
+   * (reader.ts, `REVISION_TRUST_MS`); 0 lists the buckets on every renewal.
+   */
+  HISTORY_REVISION_TRUST_MS: z.coerce.number().int().min(0).default(REVISION_TRUST_MS),
   /** per-event (FerretDB: one collection per event) or shared (MongoDB proper: one indexed collection). */
   HISTORY_TICK_LAYOUT: z.enum(TICK_LAYOUTS).default("per-event"),
   /**

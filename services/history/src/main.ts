@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     liveRetentionDays: config.HISTORY_LIVE_RETENTION_DAYS,
     archiveReadTimeoutMs: config.ARCHIVE_READ_TIMEOUT_MS,
     liveReadTimeoutMs: config.LIVE_READ_TIMEOUT_MS,
+    revisionTrustMs: config.HISTORY_REVISION_TRUST_MS,
     historyStarts,
     release,
   });

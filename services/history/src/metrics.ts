@@ -20,3 +20,10 @@ export const ticksArchived = new Counter({
   help: "Ticks moved from the live tier to the archive tier",
   registers: [metricsRegistry],
 });
+
+export const pageRenewals = new Counter({
+  name: "history_page_renewals_total",
+  help: "Renewals of a tagged page, by outcome: confirmed by revisions, confirmed by a listing, or changed",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { oddId, pageLimits, planScope, type v1 } from "@odds/proto";
 import {
   CursorCodec,
@@ -14,7 +15,7 @@ import {
 import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError } from "mongodb";
 import { z } from "zod";
 import type { EventRef, EventRefStore } from "./event-refs";
-import { tierReadSeconds } from "./metrics";
+import { pageRenewals, tierReadSeconds } from "./metrics";
 import { ARCHIVE_DOWN_NOTICE, mergeTiers, TierStream, type MergedPage } from "./tier-merge";
 import type { SeriesSource, TickPosition, TickTier, TickWindow, TierName, WindowPlan } from "./tick-tier";
 import { CAPTURE_START_MS, DAY_MS, renderTicks, seriesKeyOf } from "./ticks";
@@ -63,6 +64,15 @@ const DEFAULT_DAYS_BEFORE_KICKOFF_DATE = 21;
 const DEFAULT_DAYS_AFTER_KICKOFF = 2;
 /** Slack on the archive boundary for clock skew between the archiver and readers. */
 const ARCHIVE_BOUNDARY_SLACK_MS = DAY_MS;
+/**
+ * How long after listing a page's buckets its tiers' revisions alone confirm it. Every write moves its event's
+ * revision after it lands, so a renewal sees a write at once; the bound is for a writer that died between its write
+ * and the revision, or a replica of a release before revisions writing beside this one. Such a page is confirmed at
+ * most this long, which keeps it within the contract's 5 s for new ticks to reach `/v2/odds/history/`.
+ */
+export const REVISION_TRUST_MS = 4_000;
+/** Pages listed that a renewal may confirm by revisions: far more than the hot pages an edge renews. */
+const LISTED_PAGES = 10_000;
 
 const EMPTY_PAGE: TickPage = { items: [], nextCursor: "", notice: "", tag: "" };
 
@@ -84,18 +94,40 @@ export interface TickReaderOptions {
   historyStarts: v1.HistoryStarts;
   /** The code's release (`serviceRelease`): named in every page tag, so no page another release rendered is confirmed. */
   release?: string;
+  /** `REVISION_TRUST_MS` unless given (0: every renewal lists the buckets). */
+  revisionTrustMs?: number;
+}
+
+/** What a page's last listing asked and read: its query, resolved, the tiers' revisions, and when. */
+interface ListedPage {
+  asked: string;
+  revisions: TierRevisions;
+  listedAtMs: number;
+}
+
+/** An event's revision in each tier read for a page; the archive's is null where it was not read. */
+interface TierRevisions {
+  live: number;
+  archive: number | null;
 }
 
 /**
  * Serves one event's tick series across both tiers: checks the query, scope and window, reads
  * each tier as one sorted stream and merges them (tier-merge.ts). The cursor is the last
  * position consumed, so everything at or before it has been seen in both tiers.
+ *
+ * A renewal (`ifTag`) of a page this replica listed lately is confirmed by the event's revision in each tier, one
+ * look-up by `_id` each, instead of listing the window's buckets again (docs/performance.md "Hot history renewals
+ * confirmed by revisions").
  */
 export class TickReader {
   private readonly readCap: number;
   private readonly now: () => number;
   private readonly liveDeadline: StoreCallPolicy;
   private readonly archiveDeadline: StoreCallPolicy;
+  private readonly revisionTrustMs: number;
+  /** By tag: the pages this replica listed, for renewals to confirm by revisions. */
+  private readonly listed = new LRUCache<string, ListedPage>({ max: LISTED_PAGES });
 
   constructor(
     private readonly live: TickTier,
@@ -107,6 +139,7 @@ export class TickReader {
     this.now = options.now ?? Date.now;
     this.liveDeadline = callDeadline(options.liveReadTimeoutMs);
     this.archiveDeadline = callDeadline(options.archiveReadTimeoutMs);
+    this.revisionTrustMs = options.revisionTrustMs ?? REVISION_TRUST_MS;
   }
 
   listTicks(query: TickQuery): Promise<TickPage> {
@@ -151,13 +184,33 @@ export class TickReader {
 
     const window: TickWindow = { eventID: event.eventID, fromMs, toMs, ...(bookmakerIDs ? { bookmakerIDs } : {}) };
     const keeps = isV1 ? v1TickFilter(marketIDs, outcomeIDs) : oddId.oddIDFilter(oddIDs);
-    const plans = await this.planTiers(window);
+    const archiveMayHold = this.archiveMayHold(window);
+    const asked = JSON.stringify({
+      release: this.options.release ?? "",
+      fingerprint,
+      limit,
+      window,
+      position: position ?? null,
+    });
+    const unchanged = (tag: string): TickPage => ({
+      ...EMPTY_PAGE,
+      tag,
+      unchanged: true,
+      ...(isV1 ? { objects: 0 } : {}),
+    });
+    if (query.ifTag && (await this.confirmedByRevisions(query.ifTag, asked, window.eventID, archiveMayHold))) {
+      pageRenewals.inc({ outcome: "revisions" });
+      return unchanged(query.ifTag);
+    }
+    const plans = await this.planTiers(window, archiveMayHold);
     // Only a page read from every tier it needs is tagged: a page with a notice is never renewed as it is.
-    const tag = plans.notice
-      ? ""
-      : pageTag({ release: this.options.release ?? "", fingerprint, limit, window, position: position ?? null }, plans);
-    if (tag !== "" && query.ifTag === tag)
-      return { ...EMPTY_PAGE, tag, unchanged: true, ...(isV1 ? { objects: 0 } : {}) };
+    const tag = plans.notice ? "" : pageTag(asked, plans);
+    if (tag !== "") {
+      const revisions = { live: plans.live.revision, archive: plans.archive?.revision ?? null };
+      this.listed.set(tag, { asked, revisions, listedAtMs: this.now() });
+    }
+    if (query.ifTag) pageRenewals.inc({ outcome: tag !== "" && query.ifTag === tag ? "listing" : "changed" });
+    if (tag !== "" && query.ifTag === tag) return unchanged(tag);
     const page = this.readPlanned(window, plans, position, limit, keeps);
     const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
     const read = { nextCursor, notice: page.notice, tag: page.notice ? "" : tag };
@@ -170,10 +223,33 @@ export class TickReader {
     };
   }
 
+  /** Whether the archive may hold ticks of the window (else it is not read). */
+  private archiveMayHold(window: TickWindow): boolean {
+    return window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
+  }
+
+  /**
+   * Whether the page tagged `ifTag` is still the answer to `asked`, by revisions alone: this replica listed it for
+   * the same question within `revisionTrustMs`, and the event's revision in each tier it read has not moved since
+   * (read in the order the listing read them: live, then the archive). False sends the renewal to a listing.
+   */
+  private async confirmedByRevisions(
+    ifTag: string,
+    asked: string,
+    eventID: string,
+    archiveMayHold: boolean,
+  ): Promise<boolean> {
+    const held = this.listed.get(ifTag);
+    if (!held || held.asked !== asked || this.now() - held.listedAtMs >= this.revisionTrustMs) return false;
+    if ((held.revisions.archive !== null) !== archiveMayHold) return false;
+    if ((await this.liveCall(() => this.live.revisionOf(eventID))) !== held.revisions.live) return false;
+    if (!archiveMayHold) return true;
+    const archive = await this.archiveDeadline.execute(() => this.archive.revisionOf(eventID)).catch(() => undefined);
+    return archive === held.revisions.archive;
+  }
+
   /** The window's buckets in each tier it may be in: the archive only where it may hold ticks (null when not read). */
-  private async planTiers(window: TickWindow): Promise<TierPlans> {
-    const archiveMayHold =
-      window.fromMs < this.now() - this.options.liveRetentionDays * DAY_MS + ARCHIVE_BOUNDARY_SLACK_MS;
+  private async planTiers(window: TickWindow, archiveMayHold: boolean): Promise<TierPlans> {
     // Live first, then the archive: the archiver copies a bucket before deleting it from live, so a bucket the
     // live query no longer finds was copied before the archive query starts. Queried together, a read could
     // query the archive just before a copy and live just after the delete, and miss those ticks in both tiers.
@@ -251,9 +327,9 @@ interface TierPlans {
  * tier held for the window when it was read. The same tag is the same page: ticks are only added to a bucket, each
  * rewrite bumps its version, and one release renders a page from its ticks alone.
  */
-function pageTag(asked: Record<string, unknown>, plans: TierPlans): string {
+function pageTag(asked: string, plans: TierPlans): string {
   return createHash("sha256")
-    .update(JSON.stringify(asked))
+    .update(asked)
     .update(`\nlive\n${plans.live.contents}`)
     .update(plans.archive ? `\narchive\n${plans.archive.contents}` : "\nno archive")
     .digest("base64url");

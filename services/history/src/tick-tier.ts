@@ -1,5 +1,12 @@
 import { ensureIndexes } from "@odds/platform";
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Db,
+  type Filter,
+} from "mongodb";
 import {
   appendToBucket,
   bucketId,
@@ -55,6 +62,8 @@ export const TICK_LAYOUTS: readonly TickLayout[] = ["per-event", "shared"];
 const EVENT_BUCKETS_PREFIX = "buckets_";
 const SHARED_BUCKETS = "tickBuckets";
 const LIVE_DAYS = "tickDays";
+const REVISIONS = "tickRevisions";
+const DUPLICATE_KEY = 11000;
 /** Rewrites of an event's buckets retried when another writer got there first. */
 const WRITE_ATTEMPTS = 5;
 /**
@@ -67,6 +76,12 @@ export const WINDOW_HOURS_BY_ID = 6;
 export interface EventDay {
   day: string;
   eventID: string;
+}
+
+/** An event's revision in a tier (`revisionOf`). */
+interface RevisionDocument {
+  _id: string;
+  rev: number;
 }
 
 interface EventDayDocument {
@@ -82,6 +97,8 @@ type BucketSummary = Omit<BucketDocument, "ticks">;
 
 /** A window's buckets in one tier: what they hold, their series and, for the series ranked from them, the ticks. */
 export interface WindowPlan {
+  /** The event's revision in the tier, read before its buckets (`revisionOf`). */
+  revision: number;
   /**
    * The versions of the buckets the window reads (id, version, ticks held, newest tick): a bucket's ticks
    * only grow, and each rewrite bumps its version, so while this is the same the tier's ticks of the window are.
@@ -110,6 +127,7 @@ export function bucketCollectionOf(layout: TickLayout, eventID: string): string 
  */
 export class TickTier {
   private readonly days: Collection<EventDayDocument>;
+  private readonly revisions: Collection<RevisionDocument>;
   private readonly indexed = new Set<string>();
 
   constructor(
@@ -118,6 +136,7 @@ export class TickTier {
     private readonly layout: TickLayout = "per-event",
   ) {
     this.days = db.collection<EventDayDocument>(LIVE_DAYS);
+    this.revisions = db.collection<RevisionDocument>(REVISIONS);
   }
 
   private get shared(): boolean {
@@ -162,7 +181,45 @@ export class TickTier {
       if (list) list.push(tick);
       else byEvent.set(tick.eventID, [tick]);
     }
-    for (const [eventID, eventTicks] of byEvent) await this.writeEventTicks(eventID, ticksByHour(eventTicks));
+    for (const [eventID, eventTicks] of byEvent)
+      await this.revised(eventID, () => this.writeEventTicks(eventID, ticksByHour(eventTicks)));
+  }
+
+  /**
+   * An event's revision in this tier: a count that moves after every write to its buckets, read with one look-up by
+   * `_id`. A reader that read it before listing a window's buckets, and reads the same number later, knows the
+   * buckets are as it listed them, unless a writer died between its write and the count (or ran a release before
+   * revisions): the reader bounds that by listing again after a while (reader.ts, `REVISION_TRUST_MS`).
+   */
+  async revisionOf(eventID: string): Promise<number> {
+    return (await this.revisions.findOne({ _id: eventID }))?.rev ?? 0;
+  }
+
+  /**
+   * Runs a write to an event's buckets, then moves its revision, whether the write succeeded or not (a failed write
+   * may have landed in part). A call sent again after a failure moves it again, even where it then writes nothing.
+   */
+  private async revised<T>(eventID: string, write: () => Promise<T>): Promise<T> {
+    let written: T;
+    try {
+      written = await write();
+    } catch (err) {
+      await this.moveRevision(eventID).catch(() => undefined);
+      throw err;
+    }
+    await this.moveRevision(eventID);
+    return written;
+  }
+
+  private async moveRevision(eventID: string): Promise<void> {
+    const move = () => this.revisions.updateOne({ _id: eventID }, { $inc: { rev: 1 } }, { upsert: true });
+    try {
+      await move();
+    } catch (err) {
+      // Two first writes of an event raced to insert its revision: the other one did, and this one now moves it.
+      if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+      await move();
+    }
   }
 
   private async writeEventTicks(eventID: string, byHour: Map<number, TickDocument[]>): Promise<void> {
@@ -256,12 +313,15 @@ export class TickTier {
 
   /** Deletes these buckets where they are still at the version given; returns the ticks deleted. */
   async deleteBuckets(eventID: string, versions: readonly BucketVersion[]): Promise<number> {
-    let deleted = 0;
-    for (const { _id, v, n } of versions) {
-      const result = await this.buckets(eventID).deleteOne({ _id, v });
-      if (result.deletedCount === 1) deleted += n;
-    }
-    return deleted;
+    if (versions.length === 0) return 0;
+    return this.revised(eventID, async () => {
+      let deleted = 0;
+      for (const { _id, v, n } of versions) {
+        const result = await this.buckets(eventID).deleteOne({ _id, v });
+        if (result.deletedCount === 1) deleted += n;
+      }
+      return deleted;
+    });
   }
 
   async countTicks(eventID: string, filter: { day?: string } = {}): Promise<number> {
@@ -278,8 +338,8 @@ export class TickTier {
 
   /**
    * The window's buckets, read once (`windowBuckets`; on FerretDB a listing without the ticks costs as much,
-   * since it decodes every bucket whole before projecting), for the steps of a page read: their versions
-   * (what a page's tag names), the (bookmaker, source, rank) series with at least one tick in the window
+   * since it decodes every bucket whole before projecting), for the steps of a page read: the event's revision,
+   * read before them, and their versions (what a page's tag names), the (bookmaker, source, rank) series with at least one tick in the window
    * (a bucket inside the window answers from its summary; the ticks of the buckets the window's ends cut
    * through are inflated), then a cursor over the ticks of the ranked series after the page's position,
    * inflating one bucket at a time. A bucket inflated for the series is not inflated again for the cursor: a
@@ -287,9 +347,12 @@ export class TickTier {
    * most of what it reads (docs/performance.md "History pages merged without a promise per tick").
    */
   async planWindow(window: TickWindow): Promise<WindowPlan> {
+    // The revision first: a write that lands after it moves it after landing, whether or not the listing saw it.
+    const revision = await this.revisionOf(window.eventID);
     const buckets = await this.windowBuckets(window);
     const inflated = new Map<BucketDocument, TickDocument[]>();
     return {
+      revision,
       contents: buckets
         .map(({ _id, v, n, lastAt, lastId }) => `${_id} ${v} ${n} ${lastAt ?? ""} ${lastId ?? ""}`)
         .join("\n"),
@@ -410,8 +473,6 @@ function parseSource(source: string): SeriesSource {
   const bookmakerID = parts.shift()!;
   return { bookmakerID, sourceID: parts.join("|"), sourceRank };
 }
-
-const DUPLICATE_KEY = 11000;
 
 /** True when a batched write failed only because some ids already existed. */
 export function isOnlyDuplicateIds(err: unknown): err is MongoBulkWriteError {

@@ -94,6 +94,8 @@ export async function startHistory(options: {
   layout?: TickLayout;
   /** The code's release its page tags name (main.ts: `serviceRelease`). */
   release?: string;
+  /** The reader's clock (the present for windows and retention, and the age of a page's listing). */
+  now?: () => number;
 }): Promise<HistoryUnderTest> {
   const stores = await connectHistoryStores(
     { live: options.liveUri ?? testMongoUri("history_live"), archive: options.archiveUri },
@@ -111,6 +113,7 @@ export async function startHistory(options: {
     ...(options.readCapPerTier ? { readCapPerTier: options.readCapPerTier } : {}),
     historyStarts: new v1.HistoryStarts(v1.DEFAULT_CONVERTED_LEAGUES),
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.now ? { now: options.now } : {}),
   });
   const archiver = new Archiver(stores.live, stores.archive, { retentionDays: 28, batchSize: 500, logger });
   const server: RunningGrpcServer = await startGrpcServer({

@@ -1,7 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { testMongoUri } from "@odds/local";
 import type { history } from "@odds/proto";
-import { READ_CAP_PER_TIER } from "../src/reader";
+import { READ_CAP_PER_TIER, REVISION_TRUST_MS } from "../src/reader";
 import { ARCHIVE_DOWN_NOTICE } from "../src/tier-merge";
 import { HeldQuotes } from "../src/held-quotes";
 import { diffSnapshot, type TickDocument } from "../src/ticks";
@@ -19,7 +19,7 @@ import {
 } from "./harness";
 import { bucketCollectionOf, TICK_LAYOUTS, type TickLayout, type TickTier } from "../src/tick-tier";
 import { BookStateStore, bookKeyOf } from "../src/book-states";
-import { storedTicksOf, type BucketDocument } from "../src/tick-buckets";
+import { bucketId, encodeBucket, hourOf, storedTicksOf, type BucketDocument } from "../src/tick-buckets";
 import { packJsonArray, unpackJson } from "@odds/platform";
 import { Binary, type Db } from "mongodb";
 
@@ -65,6 +65,17 @@ describe.each(TICK_LAYOUTS)(
       await service.stop();
       await archiveServer.stop();
     });
+
+    /** Another replica of the service over the same two stores. */
+    const replicaOver = (options: { release?: string; now?: () => number }) =>
+      startHistory({
+        liveUri: `${process.env.TEST_MONGODB_URL}/${service.stores.liveDb.databaseName}`,
+        archiveUri: `${archiveServer.url}/history_archive`,
+        archiveReadTimeoutMs: 15_000,
+        liveReadTimeoutMs: 15_000,
+        layout,
+        ...options,
+      });
 
     it("moves ticks older than the live retention to the archive and reads still return each tick once", async () => {
       const event = await recordStraddlingEvent(service);
@@ -226,19 +237,10 @@ describe.each(TICK_LAYOUTS)(
     it("tags a page by the code's release too: a replica of another release over the same stores never confirms it", async () => {
       const event = await recordStraddlingEvent(service);
       const whole = { ...window(event), limit: 5000 };
-      const liveUri = `${process.env.TEST_MONGODB_URL}/${service.stores.liveDb.databaseName}`;
-      const replica = (release: string) =>
-        startHistory({
-          liveUri,
-          archiveUri: `${archiveServer.url}/history_archive`,
-          archiveReadTimeoutMs: 15_000,
-          layout,
-          release,
-        });
       const [before, twin, after] = [
-        await replica("release-1"),
-        await replica("release-1"),
-        await replica("release-2"),
+        await replicaOver({ release: "release-1" }),
+        await replicaOver({ release: "release-1" }),
+        await replicaOver({ release: "release-2" }),
       ];
       try {
         const held = await before.list(whole);
@@ -302,6 +304,66 @@ describe.each(TICK_LAYOUTS)(
       expect(late.items).toHaveLength(first.items.length + 1);
       expect(late.items.filter((tick) => tick.bookmakerID === "late-book")).toHaveLength(1);
       expect((await service.list({ ...whole, ifTag: late.tag })).unchanged).toBe(true);
+    });
+
+    it("confirms a renewal by the tiers' revisions for a while after a listing: a write moves them at once", async () => {
+      const event = await recordStraddlingEvent(service);
+      const whole = { ...window(event), limit: 5000 };
+      let clock = Date.now();
+      const replica = await replicaOver({ now: () => clock });
+      try {
+        const first = await replica.list(whole);
+        // A bucket written as by a writer that died before moving the revision (or by a release before revisions):
+        // within the trust, a renewal is confirmed by the unmoved revisions alone, without listing the buckets.
+        const ghost = ticksOf(event.eventId, "ghost-book", daysAgo(22) + 3 * 3_600_000, 2.75);
+        await writeWithoutRevision(service.stores.liveDb, layout, ghost);
+        expect((await replica.list({ ...whole, ifTag: first.tag })).unchanged).toBe(true);
+
+        // Once the listing is older than the trust, a renewal lists the buckets again and finds the tick.
+        clock += REVISION_TRUST_MS;
+        const listed = await replica.list({ ...whole, ifTag: first.tag });
+        expect(listed.unchanged).toBe(false);
+        expect(listed.items).toHaveLength(first.items.length + 1);
+        expect(listed.items.filter((tick) => tick.bookmakerID === "ghost-book")).toHaveLength(1);
+        expect((await replica.list({ ...whole, ifTag: listed.tag })).unchanged).toBe(true);
+
+        // A tick recorded by a writer (another replica's) moves the live revision: the next renewal lists it.
+        await service.record({
+          events: [event],
+          snapshots: [snapshot(event, daysAgo(21, 30), [quote(ML_HOME, 3.4)], { bookmakerId: "late-book" })],
+        });
+        const recorded = await replica.list({ ...whole, ifTag: listed.tag });
+        expect(recorded.unchanged).toBe(false);
+        expect(recorded.items).toHaveLength(first.items.length + 2);
+
+        // The archiver's move moves both tiers' revisions: the same ticks, from other buckets, under another tag.
+        await service.archiver.runOnce();
+        const moved = await replica.list({ ...whole, ifTag: recorded.tag });
+        expect([moved.unchanged, moved.items]).toEqual([false, recorded.items]);
+        expect(moved.tag).not.toBe(recorded.tag);
+      } finally {
+        await replica.stop();
+      }
+    });
+
+    it("moves an event's revision after each write to its buckets in a tier, and only that event's", async () => {
+      const [event, other] = [newEvent(daysAgo(2)), newEvent(daysAgo(2))];
+      const live = service.stores.live;
+      const revisions = async () => [await live.revisionOf(event.eventId), await live.revisionOf(other.eventId)];
+      expect(await revisions()).toEqual([0, 0]);
+
+      const ticks = ticksOf(event.eventId, "sportsbet", daysAgo(3), 1.9);
+      await live.upsertTicks(ticks);
+      expect(await revisions()).toEqual([1, 0]);
+      // A write sent again after a failure writes nothing and still moves it: the failure may have come after the
+      // write landed and before the revision moved.
+      await live.upsertTicks(ticks);
+      expect(await revisions()).toEqual([2, 0]);
+
+      const buckets = await live.bucketsOfEvent(event.eventId);
+      expect(await live.deleteBuckets(event.eventId, buckets)).toBe(ticks.length);
+      expect(await revisions()).toEqual([3, 0]);
+      expect(await service.stores.archive.revisionOf(event.eventId)).toBe(0);
     });
 
     it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
@@ -475,4 +537,25 @@ async function storedForms(
   // Oldest hour first.
   const buckets = await tier.bucketsOfEvent(eventID);
   return { all: formsOf(buckets), newest: formsOf(buckets.slice(-1)) };
+}
+
+/** An opening tick of one bookmaker's home price at `at`. */
+function ticksOf(eventID: string, bookmakerID: string, at: number, decimalOdds: number): TickDocument[] {
+  return diffSnapshot(HeldQuotes.EMPTY, {
+    eventID,
+    bookmakerID,
+    sourceID: "feed-a",
+    sourceRank: 10,
+    observedAtMs: at,
+    quotes: [{ oddID: ML_HOME, decimalOdds, available: true }],
+  }).ticks;
+}
+
+/** Inserts the ticks' bucket (an hour no bucket holds yet) where the tier keeps it, without moving its revision. */
+async function writeWithoutRevision(db: Db, layout: TickLayout, ticks: TickDocument[]): Promise<void> {
+  const { eventID, changedAt } = ticks[0]!;
+  const hour = hourOf(changedAt.getTime());
+  await db
+    .collection<BucketDocument>(bucketCollectionOf(layout, eventID))
+    .insertOne(encodeBucket(bucketId(eventID, hour, layout === "shared"), eventID, hour, ticks, 1));
 }

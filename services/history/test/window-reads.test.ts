@@ -40,15 +40,19 @@ describe.each(TICK_LAYOUTS)("a tier's window reads (%s layout) on a real FerretD
   let client: MongoClient;
   let tier: TickTier;
   let written: TickDocument[];
-  /** The filter of every `find` the tier sent since the last reset. */
+  /** The filter of every `find` of buckets the tier sent since the last reset. */
   let finds: Document[] = [];
+  /** The filter of every `find` of the event's revision since the last reset. */
+  let revisionReads: Document[] = [];
 
   beforeAll(async () => {
     client = await MongoClient.connect(testMongoUri(`history_window_reads_${layout.replace("-", "_")}`), {
       monitorCommands: true,
     });
     client.on("commandStarted", (event) => {
-      if (event.commandName === "find") finds.push((event.command as { filter: Document }).filter);
+      if (event.commandName !== "find") return;
+      const { find, filter } = event.command as { find: string; filter: Document };
+      (find === "tickRevisions" ? revisionReads : finds).push(filter);
     });
     tier = new TickTier("live", client.db(), layout);
     written = ticksOfEvent();
@@ -60,7 +64,10 @@ describe.each(TICK_LAYOUTS)("a tier's window reads (%s layout) on a real FerretD
   /** Every tick of the window's series, in history order, as a page read takes them. */
   async function read(window: TickWindow): Promise<string[]> {
     finds = [];
+    revisionReads = [];
     const plan = await tier.planWindow(window);
+    // One look-up of the event's revision by `_id`, beside the buckets' reads.
+    expect(revisionReads).toEqual([{ _id: window.eventID }]);
     const seriesKeys = plan.sources().map((source) => seriesKeyOf(source.bookmakerID, source.sourceID));
     const cursor = plan.open({ ...window, seriesKeys }, 1_000_000);
     const ids: string[] = [];
