@@ -364,6 +364,14 @@ describe.each(TICK_LAYOUTS)(
       expect(await live.deleteBuckets(event.eventId, buckets)).toBe(ticks.length);
       expect(await revisions()).toEqual([3, 0]);
       expect(await service.stores.archive.revisionOf(event.eventId)).toBe(0);
+
+      // Two first writes of an event at once (another replica's, the archiver's) both count.
+      const fresh = newEvent(daysAgo(2));
+      await Promise.all([
+        live.upsertTicks(ticksOf(fresh.eventId, "sportsbet", daysAgo(3), 1.9)),
+        live.upsertTicks(ticksOf(fresh.eventId, "tab", daysAgo(4), 2.1)),
+      ]);
+      expect(await live.revisionOf(fresh.eventId)).toBe(2);
     });
 
     it("when the archive tier does not answer, returns the live part with a notice that the old end is missing", async () => {
