@@ -209,8 +209,9 @@ export class TickReader {
       const revisions = { live: plans.live.revision, archive: plans.archive?.revision ?? null };
       this.listed.set(tag, { asked, revisions, listedAtMs: this.now() });
     }
-    if (query.ifTag) pageRenewals.inc({ outcome: tag !== "" && query.ifTag === tag ? "listing" : "changed" });
-    if (tag !== "" && query.ifTag === tag) return unchanged(tag);
+    const sameTag = tag !== "" && query.ifTag === tag;
+    if (query.ifTag) pageRenewals.inc({ outcome: sameTag ? "listing" : "changed" });
+    if (sameTag) return unchanged(tag);
     const page = this.readPlanned(window, plans, position, limit, keeps);
     const nextCursor = page.stoppedAt ? cursorCodec.encode(fingerprint, { ...page.stoppedAt, to: toMs }) : "";
     const read = { nextCursor, notice: page.notice, tag: page.notice ? "" : tag };

@@ -339,11 +339,11 @@ export class TickTier {
   /**
    * The window's buckets, read once (`windowBuckets`; on FerretDB a listing without the ticks costs as much,
    * since it decodes every bucket whole before projecting), for the steps of a page read: the event's revision,
-   * read before them, and their versions (what a page's tag names), the (bookmaker, source, rank) series with at least one tick in the window
-   * (a bucket inside the window answers from its summary; the ticks of the buckets the window's ends cut
-   * through are inflated), then a cursor over the ticks of the ranked series after the page's position,
-   * inflating one bucket at a time. A bucket inflated for the series is not inflated again for the cursor: a
-   * window ending now cuts through the current hour's bucket, and a poller's window of an hour or two through
+   * read before them, and their versions (what a page's tag names), the (bookmaker, source, rank) series with at
+   * least one tick in the window (a bucket inside the window answers from its summary; the ticks of the buckets the
+   * window's ends cut through are inflated), then a cursor over the ticks of the ranked series after the page's
+   * position, inflating one bucket at a time. A bucket inflated for the series is not inflated again for the cursor:
+   * a window ending now cuts through the current hour's bucket, and a poller's window of an hour or two through
    * most of what it reads (docs/performance.md "History pages merged without a promise per tick").
    */
   async planWindow(window: TickWindow): Promise<WindowPlan> {

@@ -192,14 +192,7 @@ describe.each(TICK_LAYOUTS)(
 
       // A tick of a new bookmaker lands in the first copied bucket before the archiver deletes it.
       const hour = Date.parse(`${copied[0]!._id.slice(-13)}:00:00Z`);
-      const late = diffSnapshot(HeldQuotes.EMPTY, {
-        eventID: event.eventId,
-        bookmakerID: "late-book",
-        sourceID: "feed-a",
-        sourceRank: 10,
-        observedAtMs: hour + 59 * 60_000,
-        quotes: [{ oddID: ML_HOME, decimalOdds: 2.5, available: true }],
-      }).ticks;
+      const late = ticksOf(event.eventId, "late-book", hour + 59 * 60_000, 2.5);
       await service.stores.live.upsertTicks(late);
       const deleted = await service.stores.live.deleteBuckets(event.eventId, copied);
       expect(deleted).toBe(copied.slice(1).reduce((sum, bucket) => sum + bucket.n, 0));
