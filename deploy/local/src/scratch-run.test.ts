@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { waitUntil } from "./processes";
 import { REPO_ROOT } from "./stack";
+import { commandsInGroup } from "./testing/proc-stat";
 import { removeScratchFolder, scratchFolder } from "./testing/scratch";
 
 const SCRIPT = join(REPO_ROOT, "deploy", "local", "scratch-run.sh");
@@ -63,12 +64,16 @@ describe("scratch-run.sh", () => {
       child.on("exit", (code, signal) => resolve(signal ?? code)),
     );
     try {
-      // Interrupted once the command has made its folder (its TMPDIR said, its file written).
+      // Interrupted once the command has made its folder (its TMPDIR said, its file written) and is in its `sleep`.
+      // Not as soon as the file shows: `touch` may not have been reaped yet, and a shell waiting for a child that
+      // exits 0 takes a SIGINT as handled by that child (bash's "wait and cooperative exit") and goes on to sleep.
       await waitUntil(
-        "the command's folder made",
+        "the command's folder made, and the command sleeping",
         async () => {
           const given = out.split("\n")[0];
           if (!given || !existsSync(join(given, "store", "log"))) throw new Error(`it said ${JSON.stringify(out)}`);
+          const group = commandsInGroup(child.pid!);
+          if (!group.includes("sleep")) throw new Error(`its process group runs ${group.join(", ")}`);
         },
         { timeoutMs: 20_000, intervalMs: 20 },
       );

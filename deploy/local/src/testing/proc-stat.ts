@@ -6,6 +6,11 @@ import { readdirSync, readFileSync } from "node:fs";
  * utime and stime, 16: nice). Undefined when the process or thread is gone (or never was).
  */
 export function procStatFields(file: string): string[] | undefined {
+  return procStat(file)?.fields;
+}
+
+/** A stat file's command (proc(5)'s `comm`) and the fields after it (as `procStatFields`); undefined when gone. */
+function procStat(file: string): { command: string; fields: string[] } | undefined {
   let stat: string;
   try {
     stat = readFileSync(file, "utf8");
@@ -14,7 +19,8 @@ export function procStatFields(file: string): string[] | undefined {
     if (code === "ENOENT" || code === "ESRCH") return undefined;
     throw err;
   }
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const end = stat.lastIndexOf(")");
+  return { command: stat.slice(stat.indexOf("(") + 1, end), fields: stat.slice(end + 2).split(" ") };
 }
 
 /**
@@ -28,6 +34,16 @@ export function threadNiceness(pid: number = process.pid): Map<number, number> {
     if (fields) niceness.set(Number(tid), Number(fields[16]));
   }
   return niceness;
+}
+
+/** The commands (proc(5)'s `comm`) of the processes in process group `pgid` now; one that ends meanwhile is left out. */
+export function commandsInGroup(pgid: number): string[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      const stat = procStat(`/proc/${pid}/stat`);
+      return stat && Number(stat.fields[2]) === pgid ? [stat.command] : [];
+    });
 }
 
 /** Linux's lowest CPU priority: a nice increment past it stops there. */
