@@ -2,11 +2,12 @@
 // process on a tiny dataset of its own, stopped by SIGTERM while ingest writes the dataset (the stack still
 // starting) and by SIGINT (Ctrl-C) once the stack serves. Every process it started must be gone, by pid.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   FERRETDB_BINARY,
   FERRETDB_STORES,
+  processStats,
   procStatFields,
   REPO_ROOT,
   removeScratchFolder,
@@ -77,10 +78,9 @@ function running(pid: number): boolean {
 /** Every running descendant of `root`, pid -> command line. */
 function descendants(root: number): Map<number, string> {
   const childrenOf = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = statOf(Number(entry));
-    if (stat) childrenOf.set(stat.ppid, [...(childrenOf.get(stat.ppid) ?? []), Number(entry)]);
+  for (const { pid, fields } of processStats()) {
+    const ppid = Number(fields[1]);
+    childrenOf.set(ppid, [...(childrenOf.get(ppid) ?? []), pid]);
   }
   const found = new Map<number, string>();
   const queue = [root];

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * The fields of a process's or thread's stat file in /proc (`/proc/<pid>/stat`, `/proc/<pid>/task/<tid>/stat`) after
- * its command, which may hold spaces and parentheses: index i is field i + 3 of proc(5) (0: state, 1: ppid, 11 and 12:
- * utime and stime, 16: nice). Undefined when the process or thread is gone (or never was).
+ * its command, which may hold spaces and parentheses: index i is field i + 3 of proc(5) (0: state, 1: ppid, 2: pgrp,
+ * 11 and 12: utime and stime, 16: nice). Undefined when the process or thread is gone (or never was).
  */
 export function procStatFields(file: string): string[] | undefined {
   return procStat(file)?.fields;
@@ -36,14 +36,21 @@ export function threadNiceness(pid: number = process.pid): Map<number, number> {
   return niceness;
 }
 
-/** The commands (proc(5)'s `comm`) of the processes in process group `pgid` now; one that ends meanwhile is left out. */
-export function commandsInGroup(pgid: number): string[] {
+/** Every process now, with its stat file's command and fields (as `procStat`); one that ends meanwhile is left out. */
+export function processStats(): Array<{ pid: number; command: string; fields: string[] }> {
   return readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
     .flatMap((pid) => {
       const stat = procStat(`/proc/${pid}/stat`);
-      return stat && Number(stat.fields[2]) === pgid ? [stat.command] : [];
+      return stat ? [{ pid: Number(pid), ...stat }] : [];
     });
+}
+
+/** The commands (proc(5)'s `comm`) of the processes in process group `pgid` now. */
+export function commandsInGroup(pgid: number): string[] {
+  return processStats()
+    .filter(({ fields }) => Number(fields[2]) === pgid)
+    .map(({ command }) => command);
 }
 
 /** Linux's lowest CPU priority: a nice increment past it stops there. */
