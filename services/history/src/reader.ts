@@ -176,8 +176,10 @@ export class TickReader {
 
     const requested = isV1
       ? resolveV1Window(event, query.fromMs, query.toMs, this.now(), this.options.historyStarts)
-      : resolveWindow(event, query.fromMs, query.toMs, this.now());
-    const toMs = position?.to ?? requested.toMs;
+      : resolveWindow(event, query.fromMs, query.toMs);
+    // The window's end as asked, or as the first page froze it; a first page reads up to now at the latest.
+    const askedToMs = position?.to ?? requested.toMs;
+    const toMs = position?.to ?? Math.min(requested.toMs, this.now());
     const fromMs = Math.max(requested.fromMs, CAPTURE_START_MS);
     const bookmakerIDs = visibleBookmakers(query.scope, requestedBookmakers);
     if (fromMs >= toMs || bookmakerIDs?.length === 0) return isV1 ? { ...EMPTY_PAGE, objects: 0 } : EMPTY_PAGE;
@@ -185,11 +187,12 @@ export class TickReader {
     const window: TickWindow = { eventID: event.eventID, fromMs, toMs, ...(bookmakerIDs ? { bookmakerIDs } : {}) };
     const keeps = isV1 ? v1TickFilter(marketIDs, outcomeIDs) : oddId.oddIDFilter(oddIDs);
     const archiveMayHold = this.archiveMayHold(window);
+    // What the page answers names the window's end as asked, not the instant it was read up to: see `readsToNow`.
     const asked = JSON.stringify({
       release: this.options.release ?? "",
       fingerprint,
       limit,
-      window,
+      window: { ...window, toMs: askedToMs },
       position: position ?? null,
     });
     const unchanged = (tag: string): TickPage => ({
@@ -203,9 +206,10 @@ export class TickReader {
       return unchanged(query.ifTag);
     }
     const plans = await this.planTiers(window, archiveMayHold);
+    const readToNow = readsToNow(window, askedToMs, plans);
     // Only a page read from every tier it needs is tagged: a page with a notice is never renewed as it is.
-    const tag = plans.notice ? "" : pageTag(asked, plans);
-    if (tag !== "") {
+    const tag = plans.notice ? "" : pageTag(readToNow ? `${asked}\nread to ${toMs}` : asked, plans);
+    if (tag !== "" && !readToNow) {
       const revisions = { live: plans.live.revision, archive: plans.archive?.revision ?? null };
       this.listed.set(tag, { asked, revisions, listedAtMs: this.now() });
     }
@@ -324,9 +328,24 @@ interface TierPlans {
 }
 
 /**
- * A page's tag: the code's release, what it was asked (query, page size, window as resolved, position) and what each
- * tier held for the window when it was read. The same tag is the same page: ticks are only added to a bucket, each
- * rewrite bumps its version, and one release renders a page from its ticks alone.
+ * Whether a page depends on the instant it was read up to, and so names it in its tag and is never confirmed by
+ * revisions. A window whose end as asked is still ahead is read up to now (an upcoming or live event's default window,
+ * the one its pollers renew). While its buckets stay as listed, a later read up to a later instant reads the same
+ * ticks, unless a bucket holds a tick at or past the instant it was read up to: one dated ahead of this replica's clock
+ * by its writer's, which a later read takes in as its time passes. A bucket written before buckets noted their newest
+ * tick counts as holding one at the end of its hour. (A tick dated past the end of the current hour is in a bucket this
+ * read did not look up; a renewal by revisions sees it once the trust has passed, the bound of `REVISION_TRUST_MS`.)
+ */
+function readsToNow(window: TickWindow, askedToMs: number, plans: TierPlans): boolean {
+  if (window.toMs >= askedToMs) return false;
+  return Math.max(plans.live.newestAtMs, plans.archive?.newestAtMs ?? -Infinity) >= window.toMs;
+}
+
+/**
+ * A page's tag: the code's release, what it was asked (query, page size, window with its end as asked, position) and
+ * what each tier held for the window when it was read. The same tag is the same page: ticks are only added to a bucket,
+ * each rewrite bumps its version, and one release renders a page from its ticks alone (one read up to now also names
+ * that instant where it matters: `readsToNow`).
  */
 function pageTag(asked: string, plans: TierPlans): string {
   return createHash("sha256")
@@ -337,15 +356,13 @@ function pageTag(asked: string, plans: TierPlans): string {
 }
 
 /**
- * Defaults: from = 21 days before the kickoff date (midnight UTC), to = 2 days after
- * kickoff; to is capped at now. The 400-day limit applies to the span as asked (with
- * defaults filled in), before capping.
+ * The window as asked, defaults filled in: from = 21 days before the kickoff date (midnight UTC), to = 2 days after
+ * kickoff. The 400-day limit applies to that span; a read stops at now (`TickReader`).
  */
 export function resolveWindow(
   event: EventRef,
   fromMs: number | undefined,
   toMs: number | undefined,
-  nowMs: number,
 ): { fromMs: number; toMs: number } {
   const kickoffDate = Math.floor(event.startsAtMs / DAY_MS) * DAY_MS;
   const from = fromMs ?? kickoffDate - DEFAULT_DAYS_BEFORE_KICKOFF_DATE * DAY_MS;
@@ -356,7 +373,7 @@ export function resolveWindow(
       "from",
       `from and to span more than ${MAX_SPAN_DAYS} days (at most ${MAX_SPAN_DAYS})`,
     );
-  return { fromMs: from, toMs: Math.min(to, nowMs) };
+  return { fromMs: from, toMs: to };
 }
 
 function inLeagueScope(scope: planScope.PlanScope, event: EventRef): boolean {

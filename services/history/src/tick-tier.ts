@@ -104,6 +104,11 @@ export interface WindowPlan {
    * only grow, and each rewrite bumps its version, so while this is the same the tier's ticks of the window are.
    */
   contents: string;
+  /**
+   * The newest tick's time in those buckets (a bucket written before buckets noted it: the end of its hour); -Infinity
+   * when there are none. What a window read up to now learns of ticks dated at or past it (reader.ts, `readsToNow`).
+   */
+  newestAtMs: number;
   /** The (bookmaker, source, rank) series with a tick in the window (the buckets its ends cut through are inflated). */
   sources(): SeriesSource[];
   /** Ticks of the window after its position, in history order, at most `cap` of them. */
@@ -356,6 +361,7 @@ export class TickTier {
       contents: buckets
         .map(({ _id, v, n, lastAt, lastId }) => `${_id} ${v} ${n} ${lastAt ?? ""} ${lastId ?? ""}`)
         .join("\n"),
+      newestAtMs: buckets.reduce((newest, { hour, lastAt }) => Math.max(newest, lastAt ?? hour + HOUR_MS), -Infinity),
       sources: () => windowSources(window, buckets, inflated),
       open: (ranked, cap) => {
         const fromHour = hourOf(Math.max(ranked.fromMs, ranked.after?.at ?? ranked.fromMs));

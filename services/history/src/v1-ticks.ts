@@ -13,7 +13,7 @@ const MAX_WINDOW_MS = v1.V1_HISTORY_MAX_WINDOW_MS;
 /**
  * The window of a v1 request. Defaults: `to` = now (or `from` + 24 hours), `from` = `to` - 24 hours.
  * A longer window is refused naming `to`; a `from` before the league's history start naming `from`.
- * A default window reaching before the start is cut at it; `to` is capped at now.
+ * A default window reaching before the start is cut at it; a read stops at now (`TickReader`).
  */
 export function resolveV1Window(
   event: EventRef,
@@ -34,7 +34,7 @@ export function resolveV1Window(
       `${event.leagueID} history starts at ${new Date(startMs).toISOString()}; from must not be earlier`,
     );
   }
-  return { fromMs: Math.max(from, startMs), toMs: Math.min(to, nowMs) };
+  return { fromMs: Math.max(from, startMs), toMs: to };
 }
 
 /** Keeps ticks of the asked markets and outcomes (v1 ids); both given: a tick must match both. */

@@ -339,6 +339,55 @@ describe.each(TICK_LAYOUTS)(
       }
     });
 
+    it("confirms by revisions a window whose end is still ahead, read up to now, unless a tick is dated past that instant", async () => {
+      // Twenty minutes into an hour: the tick dated ten minutes ahead below falls in the bucket the window reads.
+      let clock = hourOf(Date.now()) + 20 * 60_000;
+      const event = newEvent(clock + 86_400_000);
+      await service.record({
+        events: [event],
+        snapshots: [
+          snapshot(event, clock - 2 * 3_600_000, [quote(ML_HOME, 1.9)]),
+          snapshot(event, clock - 3_600_000, [quote(ML_HOME, 2.1)]),
+        ],
+      });
+      // An upcoming event's page as its pollers ask for it: the window ends after kickoff, ahead of the reader's clock.
+      const upcoming = {
+        eventId: event.eventId,
+        fromMs: clock - 3 * 3_600_000,
+        toMs: clock + 2 * 86_400_000,
+        limit: 5000,
+      };
+      const replica = await replicaOver({ now: () => clock });
+      try {
+        const first = await replica.list(upcoming);
+        expect(first.items).toHaveLength(2);
+        clock += 1_000;
+        expect((await replica.list({ ...upcoming, ifTag: first.tag })).unchanged).toBe(true);
+
+        // A tick dated ahead of the reader's clock (its writer's clock ahead): the page read up to now leaves it out,
+        // names the instant it was read up to, and lists on every renewal until the clock has passed the tick.
+        await service.record({
+          events: [event],
+          snapshots: [snapshot(event, clock + 10 * 60_000, [quote(ML_HOME, 2.4)])],
+        });
+        const ahead = await replica.list({ ...upcoming, ifTag: first.tag });
+        expect([ahead.unchanged, ahead.items]).toEqual([false, first.items]);
+        clock += 1_000;
+        const later = await replica.list({ ...upcoming, ifTag: ahead.tag });
+        expect([later.unchanged, later.items]).toEqual([false, first.items]);
+        expect(later.tag).not.toBe(ahead.tag);
+
+        clock += 10 * 60_000;
+        const passed = await replica.list({ ...upcoming, ifTag: later.tag });
+        expect([passed.unchanged, passed.items.length]).toEqual([false, 3]);
+        expect(passed.items.at(-1)?.decimalOdds).toBe(2.4);
+        clock += 1_000;
+        expect((await replica.list({ ...upcoming, ifTag: passed.tag })).unchanged).toBe(true);
+      } finally {
+        await replica.stop();
+      }
+    });
+
     it("moves an event's revision after each write to its buckets in a tier, and only that event's", async () => {
       const [event, other] = [newEvent(daysAgo(2)), newEvent(daysAgo(2))];
       const live = service.stores.live;
