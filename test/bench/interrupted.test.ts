@@ -62,23 +62,18 @@ function startBench(): Bench {
   };
 }
 
-/** A process's parent pid and state from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
-function statOf(pid: number): { ppid: number; state: string } | undefined {
-  const fields = procStatFields(`/proc/${pid}/stat`);
-  if (!fields) return undefined;
-  const [state, ppid] = fields;
-  return { ppid: Number(ppid), state: state ?? "" };
-}
-
+/** Whether a process is there and not a zombie (its state in /proc/<pid>/stat). */
 function running(pid: number): boolean {
-  const stat = statOf(pid);
-  return stat !== undefined && stat.state !== "Z";
+  const state = procStatFields(`/proc/${pid}/stat`)?.[0];
+  return state !== undefined && state !== "Z";
 }
 
 /** Every running descendant of `root`, pid -> command line. */
 function descendants(root: number): Map<number, string> {
   const childrenOf = new Map<number, number[]>();
   for (const { pid, fields } of processStats()) {
+    // A zombie has ended: it and what it left are not counted as running.
+    if (fields[0] === "Z") continue;
     const ppid = Number(fields[1]);
     childrenOf.set(ppid, [...(childrenOf.get(ppid) ?? []), pid]);
   }
@@ -86,7 +81,6 @@ function descendants(root: number): Map<number, string> {
   const queue = [root];
   while (queue.length > 0) {
     for (const pid of childrenOf.get(queue.shift()!) ?? []) {
-      if (!running(pid)) continue;
       let command = "";
       try {
         command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
