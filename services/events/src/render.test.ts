@@ -1,6 +1,14 @@
 import { eventProto, NOW } from "../test/fixtures";
 import { FULL_SHAPE, shapeEvent } from "./query";
-import { contractJson, contractJsonWithoutAltLines, joinedJson, renderEvent, type ContractEvent } from "./render";
+import { events } from "@odds/proto";
+import {
+  contractJson,
+  contractJsonWithoutAltLines,
+  joinedJson,
+  renderBookmakerOdds,
+  renderEvent,
+  type ContractEvent,
+} from "./render";
 
 describe("renderEvent", () => {
   const contract = renderEvent(eventProto({ eventId: "AFL_2026-11-21_collingwood_vs_carlton" }));
@@ -95,6 +103,34 @@ describe("renderEvent", () => {
       deeplink: "https://tab.example/market",
     });
     expect(contract.odds["points-home-game-ml-home"]!.byBookmaker.sportsbet).not.toHaveProperty("overUnder");
+  });
+
+  it("writes a price's members in the contract's order, the optional ones in their places", () => {
+    const base = { odds: "-110", decimal: 1.909, available: true, lastUpdatedAtMs: NOW, eventName: "Home v Away" };
+    const every = {
+      ...base,
+      bookmakerId: "tab",
+      overUnder: "165.5",
+      spread: "-6.5",
+      deeplink: "https://tab.example/m",
+    };
+    // Any other order of members would render other JSON bytes, and so another content hash for the same prices.
+    expect(Object.keys(renderBookmakerOdds(events.BookmakerOdds.create(every), "tab"))).toEqual([
+      "bookmakerID",
+      "odds",
+      "decimal",
+      "overUnder",
+      "spread",
+      "available",
+      "lastUpdatedAt",
+      "eventName",
+      "deeplink",
+    ]);
+    const none = renderBookmakerOdds(events.BookmakerOdds.create(base), "neds");
+    expect(JSON.stringify(none)).toBe(
+      `{"bookmakerID":"neds","odds":"-110","decimal":1.909,"available":true,` +
+        `"lastUpdatedAt":"${new Date(NOW).toISOString()}","eventName":"Home v Away"}`,
+    );
   });
 
   it("derives oddsPresent and oddsAvailable from the event's markets", () => {

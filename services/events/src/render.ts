@@ -32,17 +32,20 @@ function nullable(value: string | undefined): string | null {
 }
 
 export function renderBookmakerOdds(quote: events.BookmakerOdds, bookmakerID: string): ContractBookmakerOdds {
-  return {
+  // Optional members assigned in their place rather than spread in: the same members in the same order, without a
+  // throwaway object for each (a priced event has about a thousand prices).
+  const price = {
     bookmakerID: quote.bookmakerId || bookmakerID,
     odds: quote.odds,
     decimal: quote.decimal,
-    ...(quote.overUnder ? { overUnder: quote.overUnder } : {}),
-    ...(quote.spread ? { spread: quote.spread } : {}),
-    available: quote.available,
-    lastUpdatedAt: isoTime(quote.lastUpdatedAtMs),
-    eventName: quote.eventName,
-    ...(quote.deeplink ? { deeplink: quote.deeplink } : {}),
-  };
+  } as ContractBookmakerOdds;
+  if (quote.overUnder) price.overUnder = quote.overUnder;
+  if (quote.spread) price.spread = quote.spread;
+  price.available = quote.available;
+  price.lastUpdatedAt = isoTime(quote.lastUpdatedAtMs);
+  price.eventName = quote.eventName;
+  if (quote.deeplink) price.deeplink = quote.deeplink;
+  return price;
 }
 
 /** One side of one market, alternate lines included (the shaping step drops them unless asked for). */
@@ -185,11 +188,13 @@ export function contractJson(event: ContractEvent): ContractJson {
   const sides: EventJsonParts["sides"] = [];
   for (const [oddID, side] of Object.entries(event.odds)) {
     const { altLines, ...rest } = side;
-    const member = sideMember(oddID, rest);
-    const bytes = Buffer.from(member);
-    sides.push({ oddID, member: bytes });
+    const member = Buffer.from(sideMember(oddID, rest));
+    sides.push({ oddID, member });
+    // The full member is the same bytes with `altLines` added last: only their JSON is encoded, the rest copied.
     full.push(
-      altLines === undefined ? bytes : Buffer.from(`${member.slice(0, -1)},"altLines":${JSON.stringify(altLines)}}`),
+      altLines === undefined
+        ? member
+        : Buffer.concat([member.subarray(0, -1), Buffer.from(`,"altLines":${JSON.stringify(altLines)}}`)]),
     );
   }
   const [head, tail] = objectJsonAround(event, "odds");

@@ -95,6 +95,10 @@ describe("observation stamps", () => {
     expect(contentHashOf(Buffer.from(JSON.stringify(repriced)))).not.toBe(contentHashOf(json));
     // Hashing reads the bytes only.
     expect(JSON.parse(json.toString("utf8"))).toEqual(event);
+    // A smaller event after a larger one: hashed from its own bytes alone, none left over from the larger.
+    const smaller = Buffer.from(JSON.stringify({ ...event, odds: {} }));
+    expect(contentHashOf(smaller)).toBe(storedForm(smaller));
+    expect(contentHashOf(json)).toBe(storedForm(json));
   });
 
   it("never moves a stamp back, and names no bookmaker the content lacks", () => {
