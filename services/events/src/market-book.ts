@@ -42,18 +42,18 @@ export function mergeMarketBook(
   latest: ContractEvent,
   closed: MarketBookSides = {},
 ): Record<string, ContractOdds> {
-  const withoutPrices = (sides: MarketBookSides) =>
-    Object.fromEntries(
-      Object.entries(sides).map(([oddID, { altLines: _altLines, ...priced }]) => [
-        oddID,
-        { ...priced, byBookmaker: {} },
-      ]),
-    );
+  const book = new Map<string, ContractOdds>();
   // Sides closed before the event was first written fill gaps only: what was seen later is newer.
-  const book: Record<string, ContractOdds> = { ...withoutPrices(closed), ...previous, ...withoutPrices(latest.odds) };
-  return Object.fromEntries(
-    Object.keys(book)
-      .sort()
-      .map((oddID) => [oddID, book[oddID] as ContractOdds]),
-  );
+  for (const [oddID, side] of Object.entries(closed)) book.set(oddID, withoutPrices(side));
+  for (const [oddID, side] of Object.entries(previous ?? {})) book.set(oddID, side);
+  for (const [oddID, side] of Object.entries(latest.odds)) book.set(oddID, withoutPrices(side));
+  const sorted: Record<string, ContractOdds> = {};
+  for (const oddID of [...book.keys()].sort()) sorted[oddID] = book.get(oddID) as ContractOdds;
+  return sorted;
+}
+
+/** A side as the book keeps it: no alternate lines, no bookmakers' prices (`byBookmaker` empty, in its place). */
+function withoutPrices({ altLines: _altLines, ...side }: ContractOdds): ContractOdds {
+  side.byBookmaker = {};
+  return side;
 }
