@@ -1,9 +1,10 @@
-// The benchmark's run copy: a built dataset is copied afresh for each run (what the last run wrote is gone), and
-// what a run writes beside the stores is not copied; a dataset still being built is run on in place.
+// The benchmark's run copy: a built dataset is copied afresh for each run (what the last run wrote is gone but its
+// logs, kept until the run after), and what a run writes beside the stores is not copied; a dataset still being built
+// is run on in place.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeScratchFolder, scratchFolder } from "@odds/local";
-import { RUN_DIR, runDirFor } from "./dataset-copy";
+import { PREVIOUS_RUN_LOGS, RUN_DIR, runDirFor } from "./dataset-copy";
 
 let parent: string;
 beforeAll(() => (parent = scratchFolder("odds-bench-copy-")));
@@ -42,5 +43,28 @@ describe("the benchmark's run copy of its dataset", () => {
     expect(readFileSync(join(second, "ferretdb-history", "history.sqlite"), "utf8")).toBe("the stores as built");
     expect(existsSync(join(second, "ferretdb-history", "left-by-a-run"))).toBe(false);
     expect(readFileSync(join(dir, "ferretdb-history", "history.sqlite"), "utf8")).toBe("the stores as built");
+  });
+
+  it("keeps the logs of the run before, and only those, out of the next run's copy", async () => {
+    const dir = dataset();
+    const kept = join(dir, PREVIOUS_RUN_LOGS);
+    const runLog = (run: string, text: string) => {
+      mkdirSync(join(run, "logs"), { recursive: true });
+      writeFileSync(join(run, "logs", "events.log"), text);
+    };
+    const { dir: run } = await runDirFor(dir, true, () => {});
+    expect(existsSync(kept)).toBe(false);
+    runLog(run, "the first run's log");
+    await runDirFor(dir, true, () => {});
+    expect(readdirSync(kept)).toEqual(["events.log"]);
+    expect(readFileSync(join(kept, "events.log"), "utf8")).toBe("the first run's log");
+    expect(existsSync(join(run, "logs"))).toBe(false);
+    runLog(run, "the second run's log");
+    await runDirFor(dir, true, () => {});
+    expect(readFileSync(join(kept, "events.log"), "utf8")).toBe("the second run's log");
+    // A run that stopped before its services wrote anything leaves the logs kept before.
+    await runDirFor(dir, true, () => {});
+    expect(readFileSync(join(kept, "events.log"), "utf8")).toBe("the second run's log");
+    expect(readdirSync(run).sort()).toEqual(["ferretdb-history", "history-depth.json"]);
   });
 });
