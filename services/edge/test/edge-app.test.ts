@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { createEdgeApp } from "../src/app";
 import { contentTag, loadContentTags } from "../src/cache/content-tag";
 import type { KeyGrant } from "../src/access/api-key";
-import type { DownstreamClients } from "../src/gateways/clients";
+import { closeDownstreamClients, createDownstreamClients, type DownstreamClients } from "../src/gateways/clients";
 import { parseQuery } from "../src/http/query";
 import { readBounds } from "../src/routes";
 import { eventsQuery, eventsRoutes } from "../src/routes/events";
@@ -224,7 +224,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe("heavy events pages", () => {
   test("reach the events service at most four at a time, v2's and v1's together, the rest waiting their turn; a page of one event never waits", async () => {
-    const clients = { events: downstreams.eventsClient } as unknown as DownstreamClients;
+    const clients = { events: downstreams.eventsClient, eventsHeavy: downstreams.eventsClient } as DownstreamClients;
     const bounds = readBounds(60_000);
     const [route] = eventsRoutes(clients, bounds);
     const v1Odds = v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!;
@@ -258,6 +258,53 @@ describe("heavy events pages", () => {
     } finally {
       open();
       feed.listEventsGate = undefined;
+    }
+  });
+
+  test("travel on connections of their own: a page of one event or a few markets and the feed status share none with them", async () => {
+    const address = `127.0.0.1:${downstreams.server.port}`;
+    const clients = createDownstreamClients(
+      { events: address, history: address, catalogue: address, usage: address },
+      2_000,
+    );
+    try {
+      const bounds = readBounds(60_000);
+      const [route] = eventsRoutes(clients, bounds);
+      const v1Odds = v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!;
+      const grant = {
+        caller: common.Caller.create({ tier: "base", allSports: true, allLeagues: true, allBookmakers: true }),
+      } as KeyGrant;
+      const peerOf = async (query: Record<string, string>) => {
+        await route!.load(parseQuery(eventsQuery, query), grant);
+        return feed.readPeers.at(-1);
+      };
+      const heavy = [
+        await peerOf({ leagueID: "AFL" }),
+        await peerOf({ limit: "100" }),
+        await peerOf({ eventIDs: "e1,e2" }),
+      ];
+      const light = [
+        await peerOf({ eventID: "e1" }),
+        await peerOf({ leagueID: "AFL", oddID: "points-home-game-ml-home" }),
+        await peerOf({ leagueID: "AFL", playerID: "p1" }),
+      ];
+      await new EventsGateway(clients.events).feedStatus();
+      const status = feed.statusPeers.at(-1);
+      const v1PeerOf = async (query: Record<string, string>) => {
+        await v1Odds.load(parseQuery(v1OddsQuery, query), grant);
+        return feed.v1ReadPeers.at(-1);
+      };
+      heavy.push(await v1PeerOf({ league_id: "AFL" }));
+      light.push(await v1PeerOf({ event_id: "ev_000000000001" }));
+
+      // One connection for the heavy pages, another for the rest and the feed status, both to the same service.
+      expect(new Set(heavy).size).toBe(1);
+      expect(new Set([...light, status]).size).toBe(1);
+      expect(heavy[0]).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(light[0]).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(heavy[0]).not.toBe(light[0]);
+    } finally {
+      closeDownstreamClients(clients);
     }
   });
 });

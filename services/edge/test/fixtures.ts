@@ -146,18 +146,25 @@ export class FakeFeed {
 
   readonly v1Items = new Map<string, object>();
   readonly v1Reads: events.ListEventsV1Request[] = [];
+  /** The connection each of `v1Reads` came on. */
+  readonly v1ReadPeers: string[] = [];
   /** Runs as each ListEventsV1 call is answered (a cycle landing while the read is in flight). */
   beforeV1Answer: (() => void) | undefined;
   /** ListEvents calls being answered now, the most at once, and the calls in the order they came. */
   listEventsInFlight = 0;
   listEventsMostAtOnce = 0;
   readonly reads: events.ListEventsRequest[] = [];
+  /** The connection (the client's address and port, as gRPC names the peer) each of `reads` came on, in order. */
+  readonly readPeers: string[] = [];
+  /** The connection of each GetFeedStatus call, in order. */
+  readonly statusPeers: string[] = [];
   /** While set, every ListEvents call waits for it (an empty page then). */
   listEventsGate: Promise<void> | undefined;
   implementation(logger: Logger): Partial<events.EventsServiceServer> {
     return {
-      listEvents: unaryHandler(logger, async (req: events.ListEventsRequest) => {
+      listEvents: unaryHandler(logger, async (req: events.ListEventsRequest, call) => {
         this.reads.push(req);
+        this.readPeers.push(call.getPeer());
         this.listEventsInFlight += 1;
         this.listEventsMostAtOnce = Math.max(this.listEventsMostAtOnce, this.listEventsInFlight);
         try {
@@ -167,10 +174,14 @@ export class FakeFeed {
           this.listEventsInFlight -= 1;
         }
       }),
-      getFeedStatus: unaryHandler(logger, async () => this.status()),
+      getFeedStatus: unaryHandler(logger, async (_request, call) => {
+        this.statusPeers.push(call.getPeer());
+        return this.status();
+      }),
       watchFeedStatus: serverStreamingHandler(logger, (_request, _call, cancelled) => this.watch(cancelled)),
-      listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request) => {
+      listEventsV1: unaryHandler(logger, async (req: events.ListEventsV1Request, call) => {
         this.v1Reads.push(req);
+        this.v1ReadPeers.push(call.getPeer());
         this.beforeV1Answer?.();
         const found = req.eventIds.flatMap((id) => {
           const item = this.v1Items.get(id);

@@ -4,6 +4,8 @@ import { catalogue, events, history, usage } from "@odds/proto";
 /** One typed client per downstream service, created once per process with a default deadline. */
 export interface DownstreamClients {
   events: events.EventsServiceClient;
+  /** The events service on connections of their own, for pages of many events with all their odds (routes/events.ts). */
+  eventsHeavy: events.EventsServiceClient;
   history: history.HistoryServiceClient;
   catalogue: catalogue.CatalogueServiceClient;
   /** The catalogue on connections of its own, for pages of megabytes (see routes/catalogue.ts). */
@@ -35,6 +37,7 @@ export function createDownstreamClients(addresses: DownstreamAddresses, deadline
   const calls = { defaultDeadlineMs: deadlineMs, retryUnavailable: true };
   return {
     events: createGrpcClient(EventsClient, addresses.events, calls),
+    eventsHeavy: createGrpcClient(EventsClient, addresses.events, { ...calls, ownConnections: true }),
     history: createGrpcClient(HistoryClient, addresses.history, calls),
     catalogue: createGrpcClient(CatalogueClient, addresses.catalogue, calls),
     catalogueHeavy: createGrpcClient(CatalogueClient, addresses.catalogue, {

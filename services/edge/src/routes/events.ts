@@ -1,4 +1,4 @@
-import { events, objects, pageLimits } from "@odds/proto";
+import { type common, events, objects, pageLimits } from "@odds/proto";
 import { z } from "zod";
 import { EventsGateway } from "../gateways/events";
 import type { DownstreamClients } from "../gateways/clients";
@@ -103,8 +103,30 @@ export function heavyEventPages(maxMs: number): HeavyPages {
   return new HeavyPages({ ...HEAVY_EVENTS_PAGES, maxMs }, "pages of more than one event with all their odds");
 }
 
+/**
+ * How the edge loads events pages, v2's and v1's: a heavy one within the edge's bound on them, on the events
+ * connections heavy pages have to themselves; any other on the connection the small reads and the feed's pushed
+ * version share, where nothing then queues behind the megabytes of a heavy page on the wire.
+ */
+export class EventsPageLoads {
+  private readonly shared: EventsGateway;
+  private readonly heavy: EventsGateway;
+
+  constructor(
+    clients: Pick<DownstreamClients, "events" | "eventsHeavy">,
+    private readonly heavyPages: HeavyPages,
+  ) {
+    this.shared = new EventsGateway(clients.events);
+    this.heavy = new EventsGateway(clients.eventsHeavy);
+  }
+
+  load(heavy: boolean, read: (gateway: EventsGateway) => Promise<common.JsonPage>): Promise<common.JsonPage> {
+    return heavy ? this.heavyPages.run(() => read(this.heavy)) : read(this.shared);
+  }
+}
+
 export function eventsRoutes(clients: DownstreamClients, bounds: ReadBounds): RouteDefinition[] {
-  const gateway = new EventsGateway(clients.events);
+  const pages = new EventsPageLoads(clients, bounds.eventPages);
   return [
     defineRoute({
       path: "/events/",
@@ -119,8 +141,7 @@ export function eventsRoutes(clients: DownstreamClients, bounds: ReadBounds): Ro
       errors: [400, 500],
       load: async (params, { caller }, _admitted, heldTag, heldItemTags = []) => {
         const request = { ...toListEventsRequest(params), caller, ifTag: heldTag, heldItemTags: [...heldItemTags] };
-        const load = () => gateway.listEvents(request);
-        return fromJsonPage(await (isHeavyEventsPage(request) ? bounds.eventPages.run(load) : load()));
+        return fromJsonPage(await pages.load(isHeavyEventsPage(request), (gateway) => gateway.listEvents(request)));
       },
     }) as RouteDefinition,
   ];

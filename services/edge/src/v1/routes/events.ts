@@ -1,11 +1,10 @@
 import { events, pageLimits, v1 } from "@odds/proto";
 import { z } from "zod";
 import type { DownstreamClients } from "../../gateways/clients";
-import { EventsGateway } from "../../gateways/events";
 import { csvList, cursor, dateTime, pageLimit } from "../../http/params";
 import { eventStatus, groupBy, v1IdList, v1IdParam } from "../params";
 import type { ReadBounds } from "../../http/route";
-import { pageOfManyEvents } from "../../routes/events";
+import { EventsPageLoads, pageOfManyEvents } from "../../routes/events";
 import { defineV1Route, fromV1JsonPage, type V1Route } from "../route";
 
 const { V1_PAGE_LIMITS, V1_LOOKUP_MAX_IDS } = pageLimits;
@@ -119,12 +118,10 @@ export function isHeavyV1Page(
 }
 
 export function v1EventsRoutes(clients: DownstreamClients, bounds: ReadBounds): V1Route[] {
-  const gateway = new EventsGateway(clients.events);
-  /** The v1 page of a request, loaded within the edge's bound on heavy events pages where it is one. */
-  const page = (request: events.ListEventsV1Request) => {
-    const load = () => gateway.listEventsV1(request);
-    return isHeavyV1Page(request) ? bounds.eventPages.run(load) : load();
-  };
+  const pages = new EventsPageLoads(clients, bounds.eventPages);
+  /** The v1 page of a request, loaded as a heavy events page where it is one. */
+  const page = (request: events.ListEventsV1Request) =>
+    pages.load(isHeavyV1Page(request), (gateway) => gateway.listEventsV1(request));
   return [
     defineV1Route({
       path: "/events",
