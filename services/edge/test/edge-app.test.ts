@@ -223,16 +223,23 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe("heavy events pages", () => {
+  const grant = {
+    caller: common.Caller.create({ tier: "base", allSports: true, allLeagues: true, allBookmakers: true }),
+  } as KeyGrant;
+  /** v2's `/events/` and v1's `/odds` over these clients, under one edge's bounds. */
+  const pageRoutes = (clients: DownstreamClients) => {
+    const bounds = readBounds(60_000);
+    return {
+      route: eventsRoutes(clients, bounds)[0]!,
+      v1Odds: v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!,
+    };
+  };
+
   test("reach the events service at most four at a time, v2's and v1's together, the rest waiting their turn; a page of one event never waits", async () => {
     const clients = { events: downstreams.eventsClient, eventsHeavy: downstreams.eventsClient } as DownstreamClients;
-    const bounds = readBounds(60_000);
-    const [route] = eventsRoutes(clients, bounds);
-    const v1Odds = v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!;
-    const grant = {
-      caller: common.Caller.create({ tier: "base", allSports: true, allLeagues: true, allBookmakers: true }),
-    } as KeyGrant;
+    const { route, v1Odds } = pageRoutes(clients);
     const load = (query: Record<string, string>) =>
-      route!.load(parseQuery(eventsQuery, query), grant) as Promise<RoutePage>;
+      route.load(parseQuery(eventsQuery, query), grant) as Promise<RoutePage>;
     let open!: () => void;
     feed.listEventsGate = new Promise<void>((resolve) => (open = resolve));
     feed.listEventsMostAtOnce = 0;
@@ -268,14 +275,9 @@ describe("heavy events pages", () => {
       2_000,
     );
     try {
-      const bounds = readBounds(60_000);
-      const [route] = eventsRoutes(clients, bounds);
-      const v1Odds = v1EventsRoutes(clients, bounds).find((candidate) => candidate.path === "/odds")!;
-      const grant = {
-        caller: common.Caller.create({ tier: "base", allSports: true, allLeagues: true, allBookmakers: true }),
-      } as KeyGrant;
+      const { route, v1Odds } = pageRoutes(clients);
       const peerOf = async (query: Record<string, string>) => {
-        await route!.load(parseQuery(eventsQuery, query), grant);
+        await route.load(parseQuery(eventsQuery, query), grant);
         return feed.readPeers.at(-1);
       };
       const heavy = [
