@@ -3,6 +3,7 @@ import { buffer } from "node:stream/consumers";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import { keptBytes } from "@odds/platform";
 import { contentTag } from "./content-tag";
+import { gzipInSegments, gzippedInSegments, type FramedItems } from "./gzip-segments";
 import type { Rendering } from "./rendering";
 
 export type Encoding = "br" | "gzip" | "identity";
@@ -48,7 +49,8 @@ export const ITEM_TAG_OVERHEAD_BYTES = 32;
  * One rendered answer, as the cache keeps it: the envelope's bytes (one Buffer, or parts shared with the rendering it
  * renewed: see `Rendering`), its entity count (objects in `data`, what rate limits and usage count) and a strong ETag
  * per representation. The gzip and brotli encodings are made once, on the first request that accepts them, and kept
- * beside it.
+ * beside it; a page of whole events has its gzip in segments shared with the answers that share its items
+ * (`gzipInSegments`).
  */
 export class Answer {
   readonly etag: string;
@@ -60,6 +62,8 @@ export class Answer {
   readonly itemTags: readonly string[];
   /** Bytes of the identity representation. */
   readonly length: number;
+  /** The page as its items and what frames them, where its gzip is made in segments (`gzippedInSegments`). */
+  private readonly framed: FramedItems | undefined;
   // Plain objects rather than Maps: a kept answer's objects count against the cache's bound (ANSWER_OVERHEAD_BYTES).
   private readonly encoded: { [encoding in Compression]?: Promise<Buffer> } = {};
   private readonly made: { [encoding in Compression]?: Buffer } = {};
@@ -72,10 +76,12 @@ export class Answer {
     /** The source's tag of the page this answer frames, when the source tags pages: a reload names it. */
     readonly sourceTag?: string,
   ) {
-    const rendering = Buffer.isBuffer(body) ? { parts: [keptBytes(body)], items: [], itemTags: [] } : body;
+    const rendering: Rendering = Buffer.isBuffer(body) ? { parts: [keptBytes(body)], items: [], itemTags: [] } : body;
     this.parts = rendering.parts;
     this.items = rendering.items;
     this.itemTags = rendering.itemTags;
+    const framed = rendering.frame && { ...rendering.frame, items: rendering.items };
+    this.framed = framed && gzippedInSegments(framed) ? framed : undefined;
     this.length = this.parts.reduce((sum, part) => sum + part.length, 0);
     this.etag = contentTag(this.parts);
   }
@@ -121,8 +127,11 @@ export class Answer {
   bytes(encoding: Compression): Promise<Buffer> {
     let pending = this.encoded[encoding];
     if (!pending) {
-      pending = compress(this.parts, this.length, encoding).then((bytes) => {
-        const own = keptBytes(bytes);
+      const made =
+        encoding === "gzip" && this.framed
+          ? gzipInSegments(this.framed)
+          : compress(this.parts, this.length, encoding).then(keptBytes);
+      pending = made.then((own) => {
         this.made[encoding] = own;
         this.encodedListener?.();
         return own;

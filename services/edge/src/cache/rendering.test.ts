@@ -1,9 +1,10 @@
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { decodeJsonPage, encodeJsonPage } from "@odds/platform";
 import { common } from "@odds/proto";
 import { Answer, ANSWER_OVERHEAD_BYTES, PART_OVERHEAD_BYTES } from "./answer";
 import { contentTag, loadContentTags } from "./content-tag";
 import { frameShared, SHARED_ITEM_MIN_MEAN_BYTES, SHARED_PAGE_MIN_BYTES } from "./rendering";
+import { edgeMetrics } from "../system/metrics";
 
 beforeAll(loadContentTags);
 
@@ -47,6 +48,13 @@ function joined(parts: readonly Buffer[]): unknown {
 }
 
 const page = (events: object[]) => ({ success: true, data: events, nextCursor: null });
+
+/** Items gzipped in segments so far, by whether their segment was made or reused (`edge_answer_gzip_segments_total`). */
+async function gzipSegments(): Promise<{ made: number; reused: number }> {
+  const { values } = await edgeMetrics.answerGzipSegments.get();
+  const count = (kind: string) => values.find((value) => value.labels.kind === kind)?.value ?? 0;
+  return { made: count("made"), reused: count("reused") };
+}
 
 describe("frameShared", () => {
   const base = Array.from({ length: 20 }, (_, id) => event(id, 1));
@@ -173,6 +181,35 @@ describe("frameShared, items the source left out", () => {
 });
 
 describe("an Answer in parts", () => {
+  test("is gzipped in segments of its items: the same bytes framed whole or shared, its unchanged items' reused", async () => {
+    const events = Array.from({ length: 20 }, (_, id) => event(id, 1, 70_000));
+    const first = new Answer(frameShared(received(events), HEAD, TAIL), 20);
+    const renewed = events.map((value, id) => (id === 3 ? event(id, 2, 70_000) : value));
+    const shared = new Answer(frameShared(received(renewed), HEAD, TAIL, first), 20);
+    const whole = new Answer(frameShared(received(renewed), HEAD, TAIL), 20);
+    expect(shared.parts.length).toBeGreaterThan(1);
+    expect(whole.parts).toHaveLength(1);
+
+    await first.bytes("gzip");
+    const before = await gzipSegments();
+    const sharedGzip = await shared.bytes("gzip");
+    // The renewal compressed its changed item and the one after it, and took the other 18 from the answer it renews.
+    expect(await gzipSegments()).toEqual({ made: before.made + 2, reused: before.reused + 18 });
+    expect(gunzipSync(sharedGzip).equals(Buffer.concat(shared.parts))).toBe(true);
+    // One representation, one ETag: the same bytes however the page was framed.
+    expect(sharedGzip.equals(await whole.bytes("gzip"))).toBe(true);
+
+    // A page of small items (finished events without odds) is gzipped as one stream.
+    const small = Array.from({ length: 20 }, (_, id) => event(id, 1, 8_000));
+    const smallAnswer = new Answer(frameShared(received(small), HEAD, TAIL), 20);
+    expect(smallAnswer.items.length).toBe(20);
+    const smallBefore = await gzipSegments();
+    expect((await smallAnswer.bytes("gzip")).equals(gzipSync(Buffer.concat(smallAnswer.parts), { level: 6 }))).toBe(
+      true,
+    );
+    expect(await gzipSegments()).toEqual(smallBefore);
+  });
+
   test("has the ETag and encodings of the same bytes in one Buffer, and counts the block it shares once", async () => {
     const events = Array.from({ length: 20 }, (_, id) => event(id, 1));
     const first = frameShared(received(events), HEAD, TAIL);

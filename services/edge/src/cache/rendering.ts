@@ -15,6 +15,8 @@ export interface Rendering {
   readonly items: readonly Buffer[];
   /** The source's tag of each of `items` (none when it tags no items): a renewal names them, and they come empty. */
   readonly itemTags: readonly string[];
+  /** Where it keeps its items: the bytes before the first and after the last, which `parts` frame them between. */
+  readonly frame?: { readonly head: Buffer; readonly tail: Buffer };
 }
 
 /** A page as a source sent it: its items, and each item's tag where it tags them (a held item comes empty). */
@@ -68,13 +70,19 @@ export function frameShared(
   const sharedBytes = twins.reduce((sum, twin) => sum + (twin?.length ?? 0), 0);
   if (sharedBytes >= itemBytes * SHARED_MIN_FRACTION) {
     const kept = items.map((item, index) => twins[index] ?? keptBytes(Buffer.from(item)));
-    const parts = envelopeParts(kept, keptBytes(Buffer.from(head)), keptBytes(Buffer.from(tail)));
+    const frame = { head: keptBytes(Buffer.from(head)), tail: keptBytes(Buffer.from(tail)) };
+    const parts = envelopeParts(kept, frame.head, frame.tail);
     edgeMetrics.answerRenderings.inc({ kind: "shared" });
-    return { parts, items: kept, itemTags };
+    return { parts, items: kept, itemTags, frame };
   }
   const body = keptBytes(frameItems(items, head, tail));
   edgeMetrics.answerRenderings.inc({ kind: "whole" });
-  return { parts: [body], items: viewsOfItems(body, head.length, items), itemTags };
+  return {
+    parts: [body],
+    items: viewsOfItems(body, head.length, items),
+    itemTags,
+    frame: { head: body.subarray(0, head.length), tail: body.subarray(body.length - tail.length) },
+  };
 }
 
 /**

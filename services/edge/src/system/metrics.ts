@@ -39,6 +39,12 @@ export const edgeMetrics = {
     labelNames: ["kind"] as const,
     registers: [metricsRegistry],
   }),
+  answerGzipSegments: new Counter({
+    name: "edge_answer_gzip_segments_total",
+    help: "Items of pages gzipped in segments: made (compressed), or reused from an answer that shares the item",
+    labelNames: ["kind"] as const,
+    registers: [metricsRegistry],
+  }),
   answerCacheBytes: new Gauge({
     name: "edge_answer_cache_bytes",
     help: "Memory the answer cache counts for its kept answers (bodies, encodings, objects, keys), against ANSWER_CACHE_MAX_BYTES",
