@@ -29,6 +29,12 @@ export async function countedBy(metric: string, label: string, value: string): P
   return found?.values.find((series) => series.labels[label] === value)?.value ?? 0;
 }
 
+/** Items of pages gzipped in segments so far, by whether their segment was made or reused. */
+export async function gzipSegmentsCounted(): Promise<{ made: number; reused: number }> {
+  const count = (kind: string) => countedBy("edge_answer_gzip_segments_total", "kind", kind);
+  return { made: await count("made"), reused: await count("reused") };
+}
+
 /** An error exactly as a grpc-js client reports a failed call. */
 export function grpcError(code: status, details = ""): ServiceError {
   return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });

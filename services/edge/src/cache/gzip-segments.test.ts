@@ -1,15 +1,8 @@
 import { createGunzip, gunzipSync, gzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { edgeMetrics } from "../system/metrics";
+import { gzipSegmentsCounted } from "../../test/fixtures";
 import { gzipInSegments, gzippedInSegments, SEGMENTED_GZIP_MIN_MEAN_ITEM_BYTES } from "./gzip-segments";
-
-/** Items gzipped in segments so far, by whether their segment was made or reused. */
-async function segmentsCounted(): Promise<{ made: number; reused: number }> {
-  const { values } = await edgeMetrics.answerGzipSegments.get();
-  const count = (kind: string) => values.find((value) => value.labels.kind === kind)?.value ?? 0;
-  return { made: count("made"), reused: count("reused") };
-}
 
 const HEAD = Buffer.from('{"success":true,"data":[');
 const TAIL = Buffer.from('],"nextCursor":"b25l"}');
@@ -54,16 +47,16 @@ describe("gzipInSegments", () => {
   test("reuses an item's segment where the item before it is the same too, and compresses the others", async () => {
     const items = itemsOf([80_000, 80_000, 80_000, 80_000]);
     await gzipInSegments({ head: HEAD, items, tail: TAIL });
-    const before = await segmentsCounted();
+    const before = await gzipSegmentsCounted();
     const [changed] = itemsOf([80_001]);
     const renewed = [items[0]!, changed!, items[2]!, items[3]!];
     const gzip = await gzipInSegments({ head: HEAD, items: renewed, tail: TAIL });
     // The changed item and the one after it (its dictionary changed) made; the first and the last reused.
-    expect(await segmentsCounted()).toEqual({ made: before.made + 2, reused: before.reused + 2 });
+    expect(await gzipSegmentsCounted()).toEqual({ made: before.made + 2, reused: before.reused + 2 });
     expect(gunzipSync(gzip).equals(framed(renewed))).toBe(true);
     // Reused again from the page just joined, still one stream.
     const again = await gzipInSegments({ head: HEAD, items: renewed.slice(0, 3), tail: TAIL });
-    expect(await segmentsCounted()).toEqual({ made: before.made + 2, reused: before.reused + 5 });
+    expect(await gzipSegmentsCounted()).toEqual({ made: before.made + 2, reused: before.reused + 5 });
     expect(gunzipSync(again).equals(framed(renewed.slice(0, 3)))).toBe(true);
   });
 

@@ -22,8 +22,8 @@ import { edgeMetrics } from "../system/metrics";
  */
 export const SEGMENTED_GZIP_MIN_MEAN_ITEM_BYTES = 64 * 1024;
 
-/** zlib's default level, as the whole page's gzip is made. */
-const LEVEL = 6;
+/** zlib's default level, as the whole page's gzip is made; each segment ends on a byte boundary, not the stream. */
+const SEGMENT_OPTIONS: ZlibOptions = { level: 6, finishFlush: constants.Z_SYNC_FLUSH };
 /** deflate's window: what a segment may refer back to. */
 const WINDOW_BYTES = 32 * 1024;
 
@@ -35,13 +35,15 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
 const LAST_BLOCK = Buffer.from([0x03, 0x00]);
 const COMMA = Buffer.from(",");
 /** A literal refers back to nothing, so one segment of the comma serves between any two items. */
-const COMMA_SEGMENT = deflateRawSync(COMMA, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH });
+const COMMA_SEGMENT = deflateRawSync(COMMA, SEGMENT_OPTIONS);
 
 /** `bytes` deflated as a segment that follows `before` in the page (its last 32 KB the dictionary). */
 function segment(bytes: Buffer, before: Buffer | undefined): Promise<Buffer> {
-  const options: ZlibOptions = { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH };
-  if (before) options.dictionary = before.subarray(Math.max(0, before.length - WINDOW_BYTES));
-  return deflateSegment(bytes, options);
+  if (!before) return deflateSegment(bytes, SEGMENT_OPTIONS);
+  return deflateSegment(bytes, {
+    ...SEGMENT_OPTIONS,
+    dictionary: before.subarray(Math.max(0, before.length - WINDOW_BYTES)),
+  });
 }
 
 /** What precedes an item's bytes after the first: the item before it and the comma between them, its last 32 KB. */

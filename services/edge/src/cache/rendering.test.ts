@@ -4,7 +4,7 @@ import { common } from "@odds/proto";
 import { Answer, ANSWER_OVERHEAD_BYTES, PART_OVERHEAD_BYTES } from "./answer";
 import { contentTag, loadContentTags } from "./content-tag";
 import { frameShared, SHARED_ITEM_MIN_MEAN_BYTES, SHARED_PAGE_MIN_BYTES } from "./rendering";
-import { edgeMetrics } from "../system/metrics";
+import { gzipSegmentsCounted } from "../../test/fixtures";
 
 beforeAll(loadContentTags);
 
@@ -48,13 +48,6 @@ function joined(parts: readonly Buffer[]): unknown {
 }
 
 const page = (events: object[]) => ({ success: true, data: events, nextCursor: null });
-
-/** Items gzipped in segments so far, by whether their segment was made or reused (`edge_answer_gzip_segments_total`). */
-async function gzipSegments(): Promise<{ made: number; reused: number }> {
-  const { values } = await edgeMetrics.answerGzipSegments.get();
-  const count = (kind: string) => values.find((value) => value.labels.kind === kind)?.value ?? 0;
-  return { made: count("made"), reused: count("reused") };
-}
 
 describe("frameShared", () => {
   const base = Array.from({ length: 20 }, (_, id) => event(id, 1));
@@ -191,10 +184,10 @@ describe("an Answer in parts", () => {
     expect(whole.parts).toHaveLength(1);
 
     await first.bytes("gzip");
-    const before = await gzipSegments();
+    const before = await gzipSegmentsCounted();
     const sharedGzip = await shared.bytes("gzip");
     // The renewal compressed its changed item and the one after it, and took the other 18 from the answer it renews.
-    expect(await gzipSegments()).toEqual({ made: before.made + 2, reused: before.reused + 18 });
+    expect(await gzipSegmentsCounted()).toEqual({ made: before.made + 2, reused: before.reused + 18 });
     expect(gunzipSync(sharedGzip).equals(Buffer.concat(shared.parts))).toBe(true);
     // One representation, one ETag: the same bytes however the page was framed.
     expect(sharedGzip.equals(await whole.bytes("gzip"))).toBe(true);
@@ -203,11 +196,11 @@ describe("an Answer in parts", () => {
     const small = Array.from({ length: 20 }, (_, id) => event(id, 1, 8_000));
     const smallAnswer = new Answer(frameShared(received(small), HEAD, TAIL), 20);
     expect(smallAnswer.items.length).toBe(20);
-    const smallBefore = await gzipSegments();
+    const smallBefore = await gzipSegmentsCounted();
     expect((await smallAnswer.bytes("gzip")).equals(gzipSync(Buffer.concat(smallAnswer.parts), { level: 6 }))).toBe(
       true,
     );
-    expect(await gzipSegments()).toEqual(smallBefore);
+    expect(await gzipSegmentsCounted()).toEqual(smallBefore);
   });
 
   test("has the ETag and encodings of the same bytes in one Buffer, and counts the block it shares once", async () => {
