@@ -10,6 +10,26 @@ import type { LoadResult, LoadSpec } from "./load-worker";
 
 const WORKER = join(REPO_ROOT, "test", "dist", "bench", "load-worker.js");
 
+/** The load worker's result for `spec` (its origin a server answering every request after `delayMs`). */
+async function loadAgainstSlowServer(delayMs: number, spec: Omit<LoadSpec, "origin" | "paths" | "headers">) {
+  const server = createServer((_request, response) => {
+    setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end("{}"), delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = scratchFolder("bench-load-worker-");
+  try {
+    const port = (server.address() as { port: number }).port;
+    const file = join(dir, "spec.json");
+    writeFileSync(file, JSON.stringify({ ...spec, origin: `http://127.0.0.1:${port}`, paths: ["/"], headers: {} }));
+    const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
+    return JSON.parse(stdout) as LoadResult;
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    removeScratchFolder(dir);
+  }
+}
+
 test("a window begins at firstPath, goes through the paths in turn (wrapping), and counts what it sent", async () => {
   const asked: string[] = [];
   const server = createServer((request, response) => {
@@ -46,4 +66,46 @@ test("a window begins at firstPath, goes through the paths in turn (wrapping), a
     await new Promise((resolve) => server.close(resolve));
     removeScratchFolder(dir);
   }
+});
+
+describe("a window that should hold a number of answers", () => {
+  // One connection to a server answering after 250 ms: about four answers a second.
+  test("goes on past its duration, a second at a time, until that many completed", async () => {
+    const result = await loadAgainstSlowServer(250, {
+      connections: 1,
+      durationSeconds: 1,
+      minAnswers: 10,
+      maxDurationSeconds: 8,
+    });
+    expect(result.requests).toBeGreaterThanOrEqual(10);
+    // Ten answers take 2.5 s: the window ends at the next whole second, long before its bound.
+    expect(result.windowSeconds).toBeGreaterThanOrEqual(3);
+    expect(result.windowSeconds).toBeLessThan(8);
+  });
+
+  test("ends at its bound when that many never complete", async () => {
+    const result = await loadAgainstSlowServer(250, {
+      connections: 1,
+      durationSeconds: 1,
+      minAnswers: 1_000,
+      maxDurationSeconds: 2,
+    });
+    // Its bound, give or take the last tick on a busy machine.
+    expect(result.windowSeconds).toBeGreaterThanOrEqual(2);
+    expect(result.windowSeconds).toBeLessThan(4);
+    expect(result.requests).toBeLessThan(1_000);
+  });
+
+  test("lasts its duration when that many completed sooner", async () => {
+    const result = await loadAgainstSlowServer(0, {
+      connections: 1,
+      durationSeconds: 2,
+      minAnswers: 5,
+      maxDurationSeconds: 8,
+    });
+    // Its duration, not its bound of 8 s.
+    expect(result.windowSeconds).toBeGreaterThanOrEqual(2);
+    expect(result.windowSeconds).toBeLessThan(5);
+    expect(result.requests).toBeGreaterThan(5);
+  });
 });

@@ -10,7 +10,15 @@ export interface LoadSpec {
   paths: string[];
   headers: Record<string, string>;
   connections: number;
+  /** How long the window lasts at least (and at most, without `minAnswers`). */
   durationSeconds: number;
+  /**
+   * Answers a window should hold: past `durationSeconds` it goes on, a second at a time, until this many completed or
+   * `maxDurationSeconds` passed. A p99 of a few dozen answers is their slowest one; a page answered 30 times a second
+   * would otherwise be measured over about 90.
+   */
+  minAnswers?: number;
+  maxDurationSeconds?: number;
   /** Where in `paths` the run begins (0 by default): a cold case's next window goes on where its last one stopped. */
   firstPath?: number;
 }
@@ -25,12 +33,32 @@ export interface LoadResult {
   requests: number;
   errors: number;
   non2xx: number;
-  /** The window the figures were taken over. */
+  /** The window the figures were taken over, in whole seconds: `durationSeconds`, or longer to reach `minAnswers`. */
   windowSeconds: number;
   /** Where in the spec's paths the run began. */
   firstPath: number;
   /** Requests sent, answered or not: paths[firstPath] up to (not including) paths[firstPath + pathsSent], wrapping. */
   pathsSent: number;
+}
+
+/**
+ * Stops the run once it has lasted `seconds` and `answers` responses completed. autocannon ends a stopped run at its
+ * next whole second, so the figures stay per-second samples.
+ */
+function endOnceAnswered(run: autocannon.Instance, seconds: number, answers: number): void {
+  let answered = 0;
+  let lasted = false;
+  const endIfDone = () => {
+    if (lasted && answered >= answers) run.stop();
+  };
+  run.on("response", () => {
+    answered += 1;
+    endIfDone();
+  });
+  setTimeout(() => {
+    lasted = true;
+    endIfDone();
+  }, seconds * 1000).unref();
 }
 
 async function main(): Promise<void> {
@@ -39,21 +67,28 @@ async function main(): Promise<void> {
   discardAnswerBodies();
   const first = spec.firstPath ?? 0;
   let next = first;
-  const result = await autocannon({
-    url: spec.origin,
-    connections: spec.connections,
-    duration: spec.durationSeconds,
-    headers: spec.headers,
-    requests: [
+  const longest = Math.max(spec.durationSeconds, spec.maxDurationSeconds ?? 0);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon(
       {
-        method: "GET",
-        setupRequest: (request) => {
-          const path = spec.paths[next % spec.paths.length]!;
-          next += 1;
-          return { ...request, path };
-        },
+        url: spec.origin,
+        connections: spec.connections,
+        duration: spec.minAnswers === undefined ? spec.durationSeconds : longest,
+        headers: spec.headers,
+        requests: [
+          {
+            method: "GET",
+            setupRequest: (request) => {
+              const path = spec.paths[next % spec.paths.length]!;
+              next += 1;
+              return { ...request, path };
+            },
+          },
+        ],
       },
-    ],
+      (err: unknown, done: autocannon.Result) => (err ? reject(err as Error) : resolve(done)),
+    );
+    if (spec.minAnswers !== undefined) endOnceAnswered(run, spec.durationSeconds, spec.minAnswers);
   });
   const out: LoadResult = {
     requestsPerSecond: result.requests.average,
@@ -65,7 +100,7 @@ async function main(): Promise<void> {
     errors: result.errors + result.timeouts,
     // 304 is a success for conditional requests; anything else outside 2xx counts.
     non2xx: result.non2xx,
-    windowSeconds: spec.durationSeconds,
+    windowSeconds: Math.round(result.duration),
     firstPath: first,
     pathsSent: next - first,
   };
