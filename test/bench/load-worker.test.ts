@@ -68,44 +68,51 @@ test("a window begins at firstPath, goes through the paths in turn (wrapping), a
   }
 });
 
-describe("a window that should hold a number of answers", () => {
-  // One connection to a server answering after 250 ms: about four answers a second.
-  test("goes on past its duration, a second at a time, until that many completed", async () => {
-    const result = await loadAgainstSlowServer(250, {
+// One connection to a server answering after 250 ms gets about four answers a second; one answering at once, hundreds.
+// Each window lasts its duration at least and its bound at most (give or take the last tick on a busy machine).
+test.each([
+  {
+    delayMs: 250,
+    durationSeconds: 1,
+    minAnswers: 10,
+    maxDurationSeconds: 8,
+    answered: 10,
+    shortest: 3,
+    longest: 7,
+    why: "until that many completed (10 answers take 2.5 s)",
+  },
+  {
+    delayMs: 250,
+    durationSeconds: 1,
+    minAnswers: 1_000,
+    maxDurationSeconds: 3,
+    answered: 1,
+    shortest: 3,
+    longest: 4,
+    why: "to its bound when that many never complete",
+  },
+  {
+    delayMs: 0,
+    durationSeconds: 2,
+    minAnswers: 5,
+    maxDurationSeconds: 8,
+    answered: 5,
+    shortest: 2,
+    longest: 4,
+    why: "its duration when that many completed sooner",
+  },
+])(
+  "a window that should hold answers goes on $why",
+  async ({ delayMs, durationSeconds, minAnswers, maxDurationSeconds, answered, shortest, longest }) => {
+    const result = await loadAgainstSlowServer(delayMs, {
       connections: 1,
-      durationSeconds: 1,
-      minAnswers: 10,
-      maxDurationSeconds: 8,
+      durationSeconds,
+      minAnswers,
+      maxDurationSeconds,
     });
-    expect(result.requests).toBeGreaterThanOrEqual(10);
-    // Ten answers take 2.5 s: the window ends at the next whole second, long before its bound.
-    expect(result.windowSeconds).toBeGreaterThanOrEqual(3);
-    expect(result.windowSeconds).toBeLessThan(8);
-  });
-
-  test("ends at its bound when that many never complete", async () => {
-    const result = await loadAgainstSlowServer(250, {
-      connections: 1,
-      durationSeconds: 1,
-      minAnswers: 1_000,
-      maxDurationSeconds: 2,
-    });
-    // Its bound, give or take the last tick on a busy machine.
-    expect(result.windowSeconds).toBeGreaterThanOrEqual(2);
-    expect(result.windowSeconds).toBeLessThan(4);
+    expect(result.requests).toBeGreaterThanOrEqual(answered);
     expect(result.requests).toBeLessThan(1_000);
-  });
-
-  test("lasts its duration when that many completed sooner", async () => {
-    const result = await loadAgainstSlowServer(0, {
-      connections: 1,
-      durationSeconds: 2,
-      minAnswers: 5,
-      maxDurationSeconds: 8,
-    });
-    // Its duration, not its bound of 8 s.
-    expect(result.windowSeconds).toBeGreaterThanOrEqual(2);
-    expect(result.windowSeconds).toBeLessThan(5);
-    expect(result.requests).toBeGreaterThan(5);
-  });
-});
+    expect(result.windowSeconds).toBeGreaterThanOrEqual(shortest);
+    expect(result.windowSeconds).toBeLessThanOrEqual(longest);
+  },
+);
