@@ -76,7 +76,7 @@ test.each([
     durationSeconds: 1,
     minAnswers: 10,
     maxDurationSeconds: 8,
-    answered: 10,
+    held: true,
     shortest: 3,
     longest: 7,
     why: "until that many completed (10 answers take 2.5 s)",
@@ -86,7 +86,7 @@ test.each([
     durationSeconds: 1,
     minAnswers: 1_000,
     maxDurationSeconds: 3,
-    answered: 1,
+    held: false,
     shortest: 3,
     longest: 4,
     why: "to its bound when that many never complete",
@@ -96,22 +96,22 @@ test.each([
     durationSeconds: 2,
     minAnswers: 5,
     maxDurationSeconds: 8,
-    answered: 5,
+    held: true,
     shortest: 2,
     longest: 4,
     why: "its duration when that many completed sooner",
   },
 ])(
   "a window that should hold answers goes on $why",
-  async ({ delayMs, durationSeconds, minAnswers, maxDurationSeconds, answered, shortest, longest }) => {
+  async ({ delayMs, durationSeconds, minAnswers, maxDurationSeconds, held, shortest, longest }) => {
     const result = await loadAgainstSlowServer(delayMs, {
       connections: 1,
       durationSeconds,
       minAnswers,
       maxDurationSeconds,
     });
-    expect(result.requests).toBeGreaterThanOrEqual(answered);
-    expect(result.requests).toBeLessThan(1_000);
+    if (held) expect(result.requests).toBeGreaterThanOrEqual(minAnswers);
+    else expect(result.requests).toBeLessThan(minAnswers);
     expect(result.windowSeconds).toBeGreaterThanOrEqual(shortest);
     expect(result.windowSeconds).toBeLessThanOrEqual(longest);
   },
