@@ -116,3 +116,30 @@ test.each([
     expect(result.windowSeconds).toBeLessThanOrEqual(longest);
   },
 );
+
+test("a request that timed out counts as one error", async () => {
+  // autocannon gives a request 10 s: the window's first times out, and the one sent after it is still waiting at 11 s.
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = scratchFolder("bench-load-worker-");
+  try {
+    const port = (server.address() as { port: number }).port;
+    const file = join(dir, "spec.json");
+    const spec: LoadSpec = {
+      origin: `http://127.0.0.1:${port}`,
+      paths: ["/"],
+      headers: {},
+      connections: 1,
+      durationSeconds: 11,
+    };
+    writeFileSync(file, JSON.stringify(spec));
+    const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
+    const result = JSON.parse(stdout) as LoadResult;
+    expect(result.requests).toBe(0);
+    expect(result.errors).toBe(1);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    removeScratchFolder(dir);
+  }
+}, 30_000);
