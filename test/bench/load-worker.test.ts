@@ -2,7 +2,7 @@
 // server that records what it is asked: a window begins at `firstPath`, and says how many requests it sent.
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT, removeScratchFolder, scratchFolder } from "@odds/local";
@@ -10,17 +10,19 @@ import type { LoadResult, LoadSpec } from "./load-worker";
 
 const WORKER = join(REPO_ROOT, "test", "dist", "bench", "load-worker.js");
 
-/** The load worker's result for `spec` (its origin a server answering every request after `delayMs`). */
-async function loadAgainstSlowServer(delayMs: number, spec: Omit<LoadSpec, "origin" | "paths" | "headers">) {
-  const server = createServer((_request, response) => {
-    setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end("{}"), delayMs);
-  });
+/** The load worker's result for `spec` (`paths` ["/"] and no headers unless it names them), run against `handler`. */
+async function loadAgainst(
+  handler: RequestListener,
+  spec: Omit<LoadSpec, "origin" | "paths" | "headers"> & Partial<Pick<LoadSpec, "paths">>,
+): Promise<LoadResult> {
+  const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const dir = scratchFolder("bench-load-worker-");
   try {
     const port = (server.address() as { port: number }).port;
     const file = join(dir, "spec.json");
-    writeFileSync(file, JSON.stringify({ ...spec, origin: `http://127.0.0.1:${port}`, paths: ["/"], headers: {} }));
+    const full: LoadSpec = { paths: ["/"], headers: {}, ...spec, origin: `http://127.0.0.1:${port}` };
+    writeFileSync(file, JSON.stringify(full));
     const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
     return JSON.parse(stdout) as LoadResult;
   } finally {
@@ -30,42 +32,33 @@ async function loadAgainstSlowServer(delayMs: number, spec: Omit<LoadSpec, "orig
   }
 }
 
+/** A handler answering `{}` after `delayMs`. */
+function answeringAfter(delayMs: number): RequestListener {
+  return (_request, response) => {
+    setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end("{}"), delayMs);
+  };
+}
+
 test("a window begins at firstPath, goes through the paths in turn (wrapping), and counts what it sent", async () => {
   const asked: string[] = [];
-  const server = createServer((request, response) => {
-    asked.push(request.url ?? "");
-    response.writeHead(200, { "content-type": "application/json" }).end("{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const dir = scratchFolder("bench-load-worker-");
-  try {
-    const port = (server.address() as { port: number }).port;
-    const paths = Array.from({ length: 7 }, (_, index) => `/p${index}`);
-    const spec: LoadSpec = {
-      origin: `http://127.0.0.1:${port}`,
-      paths,
-      headers: {},
-      connections: 1,
-      durationSeconds: 1,
-      firstPath: 5,
-    };
-    const file = join(dir, "spec.json");
-    writeFileSync(file, JSON.stringify(spec));
-    const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
-    const result = JSON.parse(stdout) as LoadResult;
+  const paths = Array.from({ length: 7 }, (_, index) => `/p${index}`);
+  const connections = 1;
+  const result = await loadAgainst(
+    (request, response) => {
+      asked.push(request.url ?? "");
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    },
+    { paths, connections, durationSeconds: 1, firstPath: 5 },
+  );
 
-    expect(result.firstPath).toBe(5);
-    expect(result.requests).toBeGreaterThan(7);
-    // Every request the server saw was sent, in turn from paths[5]; one still in flight as the window closed
-    // may not have reached it.
-    expect(asked.slice(0, 4)).toEqual(["/p5", "/p6", "/p0", "/p1"]);
-    asked.forEach((path, n) => expect(path).toBe(paths[(5 + n) % paths.length]));
-    expect(result.pathsSent).toBeGreaterThanOrEqual(asked.length);
-    expect(result.pathsSent).toBeLessThanOrEqual(asked.length + spec.connections);
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-    removeScratchFolder(dir);
-  }
+  expect(result.firstPath).toBe(5);
+  expect(result.requests).toBeGreaterThan(7);
+  // Every request the server saw was sent, in turn from paths[5]; one still in flight as the window closed
+  // may not have reached it.
+  expect(asked.slice(0, 4)).toEqual(["/p5", "/p6", "/p0", "/p1"]);
+  asked.forEach((path, n) => expect(path).toBe(paths[(5 + n) % paths.length]));
+  expect(result.pathsSent).toBeGreaterThanOrEqual(asked.length);
+  expect(result.pathsSent).toBeLessThanOrEqual(asked.length + connections);
 });
 
 // One connection to a server answering after 250 ms gets about four answers a second; one answering at once, hundreds.
@@ -104,7 +97,7 @@ test.each([
 ])(
   "a window that should hold answers goes on $why",
   async ({ delayMs, durationSeconds, minAnswers, maxDurationSeconds, held, shortest, longest }) => {
-    const result = await loadAgainstSlowServer(delayMs, {
+    const result = await loadAgainst(answeringAfter(delayMs), {
       connections: 1,
       durationSeconds,
       minAnswers,
@@ -119,27 +112,7 @@ test.each([
 
 test("a request that timed out counts as one error", async () => {
   // autocannon gives a request 10 s: the window's first times out, and the one sent after it is still waiting at 11 s.
-  const server = createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const dir = scratchFolder("bench-load-worker-");
-  try {
-    const port = (server.address() as { port: number }).port;
-    const file = join(dir, "spec.json");
-    const spec: LoadSpec = {
-      origin: `http://127.0.0.1:${port}`,
-      paths: ["/"],
-      headers: {},
-      connections: 1,
-      durationSeconds: 11,
-    };
-    writeFileSync(file, JSON.stringify(spec));
-    const { stdout } = await promisify(execFile)(process.execPath, [WORKER, file]);
-    const result = JSON.parse(stdout) as LoadResult;
-    expect(result.requests).toBe(0);
-    expect(result.errors).toBe(1);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    removeScratchFolder(dir);
-  }
+  const result = await loadAgainst(() => undefined, { connections: 1, durationSeconds: 11 });
+  expect(result.requests).toBe(0);
+  expect(result.errors).toBe(1);
 }, 30_000);
