@@ -13,6 +13,7 @@ import {
 } from "@odds/local";
 import { callUnary, createGrpcClient } from "@odds/platform";
 import { common, events } from "@odds/proto";
+import { percentile } from "../support/percentile";
 import { peakRssMb } from "./peak-rss";
 
 /**
@@ -113,10 +114,6 @@ function generatedEvent(i: number, nowMs: number, tick: number): events.Event {
     away: events.EventTeam.create({ teamId: `AWAY_${i}_${leagueId}`, statEntityId: "away" }),
     odds,
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /**

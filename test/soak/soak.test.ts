@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { nodeFlagsFor, REPO_ROOT, type StackPorts } from "@odds/local";
 import { e2eStack } from "../support/e2e";
+import { percentile } from "../support/percentile";
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] as const;
@@ -72,14 +73,12 @@ function rssMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
-/** The value a fraction of the way up a series, sorted: 0.5 its median, 0.1 its floor. */
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * q)] ?? 0;
-/** A quantile of each third of a series: warm-up, middle, last. */
-const byThirds = (series: number[], q: number) => {
+/** A percentile of each third of a series: warm-up, middle, last. */
+const byThirds = (series: number[], p: number) => {
   const third = Math.floor(series.length / 3);
-  return [series.slice(0, third), series.slice(third, 2 * third), series.slice(2 * third)].map((part) =>
-    quantile(part, q),
-  ) as [number, number, number];
+  const parts = [series.slice(0, third), series.slice(third, 2 * third), series.slice(2 * third)];
+  const ascending = (a: number, b: number) => a - b;
+  return parts.map((part) => percentile(part.sort(ascending), p)) as [number, number, number];
 };
 /**
  * A service's floor: the resident memory it comes back down to after its collections (the 10th percentile of
@@ -87,7 +86,7 @@ const byThirds = (series: number[], q: number) => {
  * 245 MB every minute or so, one cycle's allocations after another), so a third's median depends on where in
  * that swing its samples fell; what a leak raises is the floor.
  */
-const FLOOR = 0.1;
+const FLOOR = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it(
@@ -178,7 +177,7 @@ it(
             .reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {}),
         ]),
       ),
-      rssMb: Object.fromEntries(SERVICES.map((s) => [s, byThirds(samples[s]!, 0.5).map(Math.round)])),
+      rssMb: Object.fromEntries(SERVICES.map((s) => [s, byThirds(samples[s]!, 50).map(Math.round)])),
       rssFloorMb: Object.fromEntries(SERVICES.map((s) => [s, byThirds(samples[s]!, FLOOR).map(Math.round)])),
     };
     writeFileSync(join(stack.dataDir, "logs", "soak-summary.json"), JSON.stringify(summary, null, 2));
