@@ -16,7 +16,7 @@ import { identityWhenNothingAcceptable } from "./http/content-coding";
 import { pageEnvelope, writeObject, writePage } from "./http/envelope";
 import { isPaged, PagedRequest } from "./http/paging";
 import { errorBoundary, gone, methodNotAllowed, notFound, routeScope } from "./http/errors";
-import { lenientQuery, parseQuery } from "./http/query";
+import { canonicalQuery, RouteQueries } from "./http/query";
 import type { RouteAnswer, RouteDefinition } from "./http/route";
 import { mountReference } from "./openapi/docs";
 import { buildOpenApiDocument } from "./openapi/document";
@@ -98,10 +98,12 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       ? []
       : [authenticate(options.access), rateLimit(options.limiter, options.recorder, options.access)];
   const paged = isPaged(route.query);
+  const queries = new RouteQueries(route.query, route.lenientParameters);
   // One router layer per route: with tracing on, the Koa instrumentation makes one span per layer,
   // so the route is one span (named by its pattern) around the key, rate-limit and load spans.
   const respond: Middleware = async (ctx) => {
-    const raw = route.lenientParameters ? lenientQuery(route.query, ctx.query) : parseQuery(route.query, ctx.query);
+    const query = queries.of(ctx.querystring, () => ctx.query);
+    const raw = query.params;
     if (route.keyed === false) {
       writeAnswer(ctx, await route.load(raw));
       return;
@@ -120,7 +122,11 @@ function mount(router: Router, route: RouteDefinition, options: EdgeAppOptions, 
       writeAnswer(ctx, await load());
       return;
     }
-    const key = ResponseCache.keyOf(route.path, params, grant.caller);
+    const key = ResponseCache.keyOf(
+      route.path,
+      params === raw ? query.canonical : canonicalQuery(params),
+      grant.caller,
+    );
     const answer = await answers.cache.answer(key, answers.version, async (held) => {
       // A reload names the page it renews and the items it holds: a source that says the page is unchanged sends
       // nothing again, one that tags items leaves out those it holds.

@@ -164,6 +164,20 @@ function app(
             : { items: [item({ widgetID: "a" }), item({ widgetID: "b" })], nextCursor: "n-1", objects: 5 },
       }),
       defineV1Route({
+        path: "/widgets/:widget_id",
+        summary: "One widget",
+        tag: "Test",
+        query: z.strictObject({ widget_id: z.string() }),
+        item: z.object({ widgetID: z.string() }),
+        data: "object",
+        errors: [400, 404, 500],
+        load: async (params: { widget_id: string }) => ({
+          items: [item({ widgetID: params.widget_id })],
+          nextCursor: null,
+          objects: 1,
+        }),
+      }),
+      defineV1Route({
         path: "/tagged",
         summary: "Widgets from a source that tags its pages",
         tag: "Test",
@@ -333,6 +347,16 @@ describe("API keys", () => {
   it("accepts the header under any letter case and the apiKey query parameter", async () => {
     expect((await request(server).get("/v2/widgets/").set("X-API-KEY", baseKey)).status).toBe(200);
     expect((await request(server).get(`/v2/widgets/?apiKey=${baseKey}`)).status).toBe(200);
+    expect((await request(server).get(`/v2/widgets/?leagueID=AFL&%61piKey=${baseKey}`)).status).toBe(200);
+  });
+
+  it("takes the header's key over the query's, and the query's only when no header names one", async () => {
+    const query = "/v2/widgets/?apiKey=odds_base_not_a_key";
+    expect((await request(server).get(query).set("x-api-key", baseKey)).status).toBe(200);
+    expect((await request(server).get(`/v2/widgets/?apiKey=${baseKey}`).set("x-api-key", "odds_base_x")).status).toBe(
+      401,
+    );
+    expect((await request(server).get(query)).status).toBe(401);
   });
 
   it("caches the plan: a key is looked up when first seen and once more under its revision, then not again", async () => {
@@ -485,6 +509,13 @@ describe("v1 beside v2", () => {
       detail: expect.stringMatching(/^\/v1\/stream\/odds is a WebSocket: connect with Upgrade: websocket/),
       instance: "/v1/stream/odds",
     });
+  });
+
+  it("reads a route's parameters from its path as well as its query: each widget's own, however often asked", async () => {
+    for (const widget of ["a", "b", "a", "b"]) {
+      const res = await request(server).get(`/v1/widgets/${widget}`).set("Authorization", `Bearer ${baseKey}`);
+      expect([res.status, JSON.parse(res.text).data]).toEqual([200, { widgetID: widget }]);
+    }
   });
 
   it("answers a forged v1 cursor with a 400 problem naming cursor", async () => {

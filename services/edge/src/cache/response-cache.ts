@@ -95,8 +95,9 @@ export class ResponseCache {
     });
   }
 
-  static keyOf(route: string, query: unknown, caller: common.Caller): string {
-    return `${route}\n${stableStringify(query) ?? ""}\n${planScope(caller)}`;
+  /** `query`: the canonical form of the request's parameters (`canonicalQuery`), or another string that names them. */
+  static keyOf(route: string, query: string, caller: common.Caller): string {
+    return `${route}\n${query}\n${planScope(caller)}`;
   }
 
   /**

@@ -29,7 +29,7 @@ export type KeyPresentation = typeof presentedApiKey;
 /** 401 for a missing or unknown key, 403 for a deactivated one; otherwise the key's grant goes on ctx.state. */
 export function authenticate(access: KeyAccess, presented: KeyPresentation = presentedApiKey): Middleware {
   return async (ctx, next) => {
-    const apiKey = presented(ctx.headers, new URLSearchParams(ctx.querystring));
+    const apiKey = presented(ctx.headers, ctx.querystring);
     if (!apiKey) throw invalidApiKey();
     const grant = await access.resolve(apiKey);
     if (!grant) throw invalidApiKey();

@@ -14,7 +14,7 @@ import { authenticate, rateLimit, type KeyedState } from "../http/admission";
 import { sendAnswer } from "../http/cached-answer";
 import { notFound, routeScope } from "../http/errors";
 import { isPaged, PagedRequest } from "../http/paging";
-import { parseQuery } from "../http/query";
+import { RouteQueries } from "../http/query";
 import { mountReference } from "../openapi/docs";
 import type { RateLimiter } from "../ratelimit/rate-limiter";
 import { linksOf, v1Envelope } from "./envelope";
@@ -59,6 +59,7 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
 
   for (const route of routes) {
     const paged = isPaged(route.query);
+    const queries = new RouteQueries(route.query);
     // One router layer per route, as in v2: one span per route when tracing is on.
     const stack: Middleware[] = [
       routeScope(route.errors),
@@ -66,7 +67,10 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       ...(route.requires ? [requirePlanFeature(route.requires, `GET ${V1_PREFIX}${route.path}`)] : []),
       rateLimit(options.limiter, options.recorder, options.access),
       async (ctx) => {
-        const raw = parseQuery(route.query, { ...ctx.query, ...ctx.params }) as { cursor?: string };
+        // The path names the route's own parameters (an event's ID), so it is part of what is parsed.
+        const raw = queries.of(`${ctx.path}?${ctx.querystring}`, () => ({ ...ctx.query, ...ctx.params })).params as {
+          cursor?: string;
+        };
         const grant = (ctx.state as KeyedState).grant;
         const paging = paged ? new PagedRequest(options.cursors, `${V1_PREFIX}${route.path}`, grant.caller, raw) : null;
         const params = paging ? paging.opened() : raw;

@@ -33,7 +33,7 @@ function renderV1Body(page: V1Page, links: V1Links, data: "list" | "object"): Bu
 }
 
 describe("v1 keys: Authorization: Bearer only", () => {
-  const none = new URLSearchParams();
+  const none = "";
 
   test("reads the key from Authorization: Bearer (scheme case-insensitive)", () => {
     expect(bearerApiKey({ authorization: "Bearer odds_base_abc" }, none)).toBe("odds_base_abc");
@@ -44,7 +44,8 @@ describe("v1 keys: Authorization: Bearer only", () => {
   test("refuses a key sent the v2 way (x-api-key, apiKey), even beside a Bearer key, with 401", () => {
     for (const [headers, query] of [
       [{ "x-api-key": "odds_base_abc" }, none],
-      [{}, new URLSearchParams({ apiKey: "odds_base_abc" })],
+      [{}, "apiKey=odds_base_abc"],
+      [{}, "leagueID=AFL&%61piKey=odds_base_abc"],
       [{ authorization: "Bearer odds_base_abc", "x-api-key": "odds_base_abc" }, none],
     ] as const) {
       const err = rejection(() => bearerApiKey(headers, query));

@@ -187,10 +187,10 @@ export class OddsStream implements CycleListener {
 
   /** The key from the upgrade's Authorization header, else from the subscription (browsers). */
   private presentedKey(): string | undefined {
-    const fromHeader = bearerApiKey(this.headers, new URLSearchParams());
+    const fromHeader = bearerApiKey(this.headers, "");
     if (fromHeader) return fromHeader;
     const authorization = this.subscribed?.authorization;
-    return authorization ? bearerApiKey({ authorization }, new URLSearchParams()) : undefined;
+    return authorization ? bearerApiKey({ authorization }, "") : undefined;
   }
 
   /** Sends a snapshot of the newest odds when they changed, counted as one odds request of the key. */
