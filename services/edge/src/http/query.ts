@@ -4,10 +4,11 @@ import type { z } from "zod";
 import { invalidParams } from "./errors";
 import { refuseUnreadableParameters } from "./query-shape";
 
+/** A query as Koa parses it: a repeated parameter is an array. */
 type RawQuery = Record<string, string | string[] | undefined>;
 
 /** Koa's parsed query as one string per parameter: a repeated parameter becomes one comma-separated list. */
-export function flattenQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenQuery(query: RawQuery): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
@@ -17,10 +18,7 @@ export function flattenQuery(query: Record<string, string | string[] | undefined
 }
 
 /** Validates a request's query with the route's schema; failures are 400 naming the parameter. */
-export function parseQuery<S extends z.ZodType>(
-  schema: S,
-  query: Record<string, string | string[] | undefined>,
-): z.output<S> {
+export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   refuseUnreadableParameters(query);
   const result = schema.safeParse(flattenQuery(query));
   if (result.success) return result.data;
@@ -35,10 +33,7 @@ function issueDetail(issue: z.ZodError["issues"][number]): string {
 }
 
 /** For routes that never answer 400: the parameters that validate, the schema's defaults for the rest. */
-export function lenientQuery<S extends z.ZodType>(
-  schema: S,
-  query: Record<string, string | string[] | undefined>,
-): z.output<S> {
+export function lenientQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   const flat = flattenQuery(query);
   const whole = schema.safeParse(flat);
   if (whole.success) return whole.data;
