@@ -159,10 +159,11 @@ it(
       for (let i = offset; running(); i += 1) await call("internal", routes[i % routes.length] as string);
     };
     // At most 8 requests a second, under nine tenths of every window of base's plan over the run: never refused.
+    const basePause = basePauseMs(SOAK_SECONDS);
     const base = async () => {
       for (let i = 0; running(); i += 1) {
         await call("base", routes[i % routes.length] as string);
-        await sleep(basePauseMs(SOAK_SECONDS));
+        await sleep(basePause);
       }
     };
     // A burst of 8 at 150 ms into every UTC second: 5 pass (per-second), until 60 passed that minute.
