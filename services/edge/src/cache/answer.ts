@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import { keptBytes } from "@odds/platform";
-import { contentTag } from "./content-tag";
+import { contentTag, framedItemsTag } from "./content-tag";
 import { gzipInSegments, gzippedInSegments, type FramedItems } from "./gzip-segments";
 import type { Rendering } from "./rendering";
 
@@ -83,7 +83,11 @@ export class Answer {
     const framed = rendering.frame && { ...rendering.frame, items: rendering.items };
     this.framed = framed && gzippedInSegments(framed) ? framed : undefined;
     this.length = this.parts.reduce((sum, part) => sum + part.length, 0);
-    this.etag = contentTag(this.parts);
+    // A page of tagged items is tagged by its frame and its items' tags, which name their bytes: no megabytes hashed.
+    this.etag =
+      rendering.frame && rendering.itemTags.length > 0 && rendering.itemTags.length === rendering.items.length
+        ? framedItemsTag(rendering.frame.head, rendering.itemTags, rendering.frame.tail)
+        : contentTag(this.parts);
   }
 
   /** The strong validator of one representation (each encoding is its own representation). */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Answer } from "./answer";
-import { contentTag, loadContentTags } from "./content-tag";
+import { contentTag, framedItemsTag, loadContentTags } from "./content-tag";
 
 describe("content tags (answers' ETags)", () => {
   test("an answer made before the tags are loaded fails rather than go without an ETag", () => {
@@ -44,6 +44,28 @@ describe("content tags (answers' ETags)", () => {
         expect(contentTag(parts)).toBe(tag);
       }
       expect(contentTag([page.subarray(0, 10), page.subarray(11)])).not.toBe(tag);
+    });
+
+    test("a frame and its items' tags get one tag; any tag, its place, or a byte of the frame changed changes it", () => {
+      const head = Buffer.from('{"data":[');
+      const tail = Buffer.from('],"nextCursor":null}');
+      const tags = ["e1@7f", "e2@7f", "e3@7f"];
+      const tag = framedItemsTag(head, tags, tail);
+      expect(tag).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(framedItemsTag(Buffer.from(head), [...tags], Buffer.from(tail))).toBe(tag);
+      for (const other of [
+        framedItemsTag(head, ["e1@7f", "e2@80", "e3@7f"], tail),
+        framedItemsTag(head, ["e2@7f", "e1@7f", "e3@7f"], tail),
+        framedItemsTag(head, tags.slice(0, 2), tail),
+        framedItemsTag(head, ["e1@7f", "e2@7fe3@7f"], tail),
+        framedItemsTag(Buffer.from('{"data":[ '), tags, tail),
+        framedItemsTag(head, tags, Buffer.from('],"nextCursor":"x"}')),
+        // A byte moved from the head to the tail: the same bytes in a row, another frame.
+        framedItemsTag(head.subarray(0, -1), tags, Buffer.concat([head.subarray(-1), tail])),
+      ])
+        expect(other).not.toBe(tag);
+      // Never the tag of bytes (no answer's bytes begin as its input does).
+      expect(contentTag(Buffer.concat([head, tail]))).not.toBe(tag);
     });
 
     test("an answer's ETag per representation is quoted, and each encoding has its own", () => {

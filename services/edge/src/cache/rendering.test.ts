@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { decodeJsonPage, encodeJsonPage } from "@odds/platform";
 import { common } from "@odds/proto";
 import { Answer, ANSWER_OVERHEAD_BYTES, PART_OVERHEAD_BYTES } from "./answer";
-import { contentTag, loadContentTags } from "./content-tag";
+import { contentTag, framedItemsTag, loadContentTags } from "./content-tag";
 import { frameShared, SHARED_ITEM_MIN_MEAN_BYTES, SHARED_PAGE_MIN_BYTES } from "./rendering";
 import { gzipSegmentsCounted } from "../../test/fixtures";
 
@@ -224,5 +224,28 @@ describe("an Answer in parts", () => {
     const objects = (shared.parts.length + shared.items.length) * PART_OVERHEAD_BYTES;
     expect(shared.size).toBe(ANSWER_OVERHEAD_BYTES + objects + held + made);
     expect(held).toBeLessThan(first.parts[0]!.buffer.byteLength + 25_000);
+  });
+
+  test("of tagged items has the ETag of its frame and tags: the same framed whole, shared or renewed; another if changed", () => {
+    const events = Array.from({ length: 20 }, (_, id) => event(id, 1));
+    const first = new Answer(frameShared(received(events, []), HEAD, TAIL), 20);
+    expect(first.etag).toBe(framedItemsTag(HEAD, events.map(tagOf), TAIL));
+    expect(first.etag).not.toBe(contentTag(first.parts));
+    // The same page renewed with every item held, and again as a shared rendering beside one changed item and back.
+    const held = new Answer(frameShared(received(events, first.itemTags), HEAD, TAIL, first), 20);
+    expect(Buffer.concat(held.parts).equals(Buffer.concat(first.parts))).toBe(true);
+    expect(held.etag).toBe(first.etag);
+    const renewed = events.map((value, id) => (id === 4 ? event(id, 2) : value));
+    const changed = new Answer(frameShared(received(renewed, first.itemTags), HEAD, TAIL, first), 20);
+    expect(changed.parts.length).toBeGreaterThan(1);
+    expect(changed.etag).toBe(framedItemsTag(HEAD, renewed.map(tagOf), TAIL));
+    expect(changed.etag).not.toBe(first.etag);
+    const back = new Answer(frameShared(received(events, changed.itemTags), HEAD, TAIL, changed), 20);
+    expect(back.etag).toBe(first.etag);
+    // Another frame (the next cursor) is another ETag; a page whose items are not tagged is tagged by its bytes.
+    const otherTail = Buffer.from('],"nextCursor":"c2"}');
+    expect(new Answer(frameShared(received(events, []), HEAD, otherTail), 20).etag).not.toBe(first.etag);
+    const untagged = new Answer(frameShared(received(events), HEAD, TAIL), 20);
+    expect(untagged.etag).toBe(contentTag(untagged.parts));
   });
 });
