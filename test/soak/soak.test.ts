@@ -6,22 +6,40 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { parse } from "yaml";
 import { nodeFlagsFor, REPO_ROOT, type StackPorts } from "@odds/local";
 import { e2eStack } from "../support/e2e";
 import { percentile } from "../support/percentile";
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] as const;
-/** The lite plan (services/usage/plans.yaml): requests per fixed UTC second, minute and hour. */
-const LITE = { second: 5, minute: 60, hour: 1000 };
+/** The fixed UTC windows of the plans' request limits, by length in ms (the month's is longer than any soak). */
+const WINDOW_MS = { "per-second": 1_000, "per-minute": 60_000, "per-hour": 3_600_000, "per-day": 86_400_000 };
+type FixedWindow = keyof typeof WINDOW_MS;
+
+/** A tier's requests per fixed window, as the plans file the stack runs with (the usage service's default) sets them. */
+function planRequests(tier: string): Record<FixedWindow, number> {
+  const plans = parse(readFileSync(join(REPO_ROOT, "services", "usage", "plans.yaml"), "utf8")) as {
+    tiers: Record<string, { limits: Record<FixedWindow, { "max-requests": number }> }>;
+  };
+  const { limits } = plans.tiers[tier]!;
+  return Object.fromEntries(
+    Object.keys(WINDOW_MS).map((window) => [window, limits[window as FixedWindow]["max-requests"]]),
+  ) as Record<FixedWindow, number>;
+}
+
+/** The lite plan: requests per fixed UTC second, minute and hour. */
+const LITE_REQUESTS = planRequests("lite");
+const LITE = {
+  second: LITE_REQUESTS["per-second"],
+  minute: LITE_REQUESTS["per-minute"],
+  hour: LITE_REQUESTS["per-hour"],
+};
 const BURST = 8;
-/** The base plan (services/usage/plans.yaml): requests per fixed UTC window, its length in ms first. */
-const BASE_WINDOWS: [number, number][] = [
-  [1_000, 20],
-  [60_000, 600],
-  [3_600_000, 20_000],
-  [86_400_000, 200_000],
-];
+/** The base plan: requests per fixed UTC window, its length in ms first. */
+const BASE_WINDOWS = Object.entries(planRequests("base")).map(
+  ([window, max]) => [WINDOW_MS[window as FixedWindow], max] as const,
+);
 /**
  * The base key's pause after each answer: 125 ms (about 8 requests a second), or longer where a run of `seconds` would
  * otherwise spend nine tenths of one of its plan's windows (an hour-long soak at 8 a second spent base's 20,000 an hour
