@@ -153,7 +153,11 @@ function app(
         path: "/widgets",
         summary: "Widgets",
         tag: "Test",
-        query: z.strictObject({ cursor: z.string().optional() }),
+        query: z.strictObject({
+          cursor: z.string().optional(),
+          colour: z.string().optional(),
+          size: z.string().optional(),
+        }),
         item: z.object({ widgetID: z.string() }),
         data: "list",
         errors: [400, 500],
@@ -515,6 +519,20 @@ describe("v1 beside v2", () => {
     for (const widget of ["a", "b", "a", "b"]) {
       const res = await request(server).get(`/v1/widgets/${widget}`).set("Authorization", `Bearer ${baseKey}`);
       expect([res.status, JSON.parse(res.text).data]).toEqual([200, { widgetID: widget }]);
+    }
+  });
+
+  it("names a request by its query's parameters in the order of their names: links.self and links.next alike", async () => {
+    for (const query of [
+      "size=L&colour=red&colour=blue",
+      "colour=red&size=L&colour=blue",
+      "colour=red&colour=blue&size=L",
+    ]) {
+      const res = await request(server).get(`/v1/widgets?${query}`).set("Authorization", `Bearer ${baseKey}`);
+      expect(res.status).toBe(200);
+      const { links } = JSON.parse(res.text);
+      expect(links.self).toBe("/v1/widgets?colour=red&colour=blue&size=L");
+      expect(links.next).toMatch(/^\/v1\/widgets\?colour=red&colour=blue&size=L&cursor=/);
     }
   });
 

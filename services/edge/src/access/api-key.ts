@@ -13,6 +13,7 @@ import type { UsageGateway } from "../gateways/usage";
 import type { WindowQuota } from "../ratelimit/rate-limiter";
 import { RATE_WINDOWS } from "../ratelimit/windows";
 import { invalidApiKey } from "../http/errors";
+import { queryParameter } from "../http/query";
 import { edgeMetrics } from "../system/metrics";
 
 /** What the edge knows about the key behind a request once it is resolved. */
@@ -46,7 +47,7 @@ export function presentedApiKey(
 ): string | undefined {
   const header = headers["x-api-key"];
   const fromHeader = Array.isArray(header) ? header[0] : header;
-  const key = fromHeader ?? new URLSearchParams(querystring).get("apiKey") ?? undefined;
+  const key = fromHeader ?? queryParameter(querystring, "apiKey") ?? undefined;
   return key && key.trim().length > 0 ? key.trim() : undefined;
 }
 
@@ -60,7 +61,7 @@ export function bearerApiKey(
   headers: Record<string, string | string[] | undefined>,
   querystring: string,
 ): string | undefined {
-  if (headers["x-api-key"] !== undefined || new URLSearchParams(querystring).has("apiKey")) {
+  if (headers["x-api-key"] !== undefined || queryParameter(querystring, "apiKey") !== null) {
     throw invalidApiKey("v1 takes the key only as Authorization: Bearer <API_KEY>; x-api-key and apiKey are refused");
   }
   const header = headers.authorization;

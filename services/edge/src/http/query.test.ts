@@ -2,7 +2,7 @@ import { parse } from "node:querystring";
 import { rejection } from "../../test/rejection";
 import { eventsQuery } from "../routes/events";
 import { teamsQuery } from "../routes/catalogue";
-import { canonicalQuery, parseQuery, RouteQueries } from "./query";
+import { canonicalQuery, parseQuery, queryParameter, RouteQueries } from "./query";
 
 /** A RouteQueries over `schema` and the number of times it parsed a query string. */
 function counted<S extends ConstructorParameters<typeof RouteQueries>[0]>(schema: S, lenient = false) {
@@ -47,6 +47,27 @@ describe("RouteQueries", () => {
     expect(of("leagueID=NRL&oddID=x&limit=5").canonical).not.toBe(one.canonical);
   });
 
+  it("gives the query string sorted by parameter name, repeats in their order, as URLSearchParams writes it", () => {
+    const { of, reads } = counted(eventsQuery);
+    const one = of("oddID=b&leagueID=AFL&oddID=a&limit=5");
+    expect(one.sorted).toBe("leagueID=AFL&limit=5&oddID=b&oddID=a");
+    expect(of("limit=5&oddID=b&oddID=a&leagueID=AFL").sorted).toBe(one.sorted);
+    expect(of("leagueID=A%46L&limit=5&oddID=b&oddID=a").sorted).toBe(one.sorted);
+    expect(of("leagueID=AFL&limit=5&oddID=a&oddID=b").sorted).not.toBe(one.sorted);
+    expect(of("").sorted).toBe("");
+    expect(reads).toHaveLength(5);
+  });
+
+  it("keeps a route's queries per path when the route reads parameters from its path", () => {
+    const queries = new RouteQueries(teamsQuery);
+    const read = (leagueID: string) => () => ({ leagueID, limit: "5" });
+    const afl = queries.of("limit=5", read("AFL"), "/teams/AFL");
+    const nrl = queries.of("limit=5", read("NRL"), "/teams/NRL");
+    expect([afl.params.leagueID, nrl.params.leagueID]).toEqual([["AFL"], ["NRL"]]);
+    expect(queries.of("limit=5", read("BBL"), "/teams/AFL")).toBe(afl);
+    expect(afl.sorted).toBe("limit=5");
+  });
+
   it("never keeps a query that fails: each request with it is parsed and refused again, naming the parameter", () => {
     const { of, reads } = counted(eventsQuery);
     expect(rejection(() => of("limit=500")).detail).toMatch(/^limit: at most 100/);
@@ -73,5 +94,50 @@ describe("RouteQueries", () => {
     const recent = `eventIDs=${fiftyIDs}&leagueID=L200`;
     of(recent);
     expect(reads.filter((read) => read === recent)).toHaveLength(1);
+  });
+});
+
+describe("queryParameter", () => {
+  it("reads a parameter as URLSearchParams does, however its name is spelled", () => {
+    const queries = [
+      "apiKey=k1",
+      "leagueID=AFL&apiKey=k1&apiKey=k2",
+      "leagueID=AFL&%61piKey=k3",
+      "api%4Bey=k4&limit=5",
+      "apiKey",
+      "apiKey=",
+      "apikey=lower&APIKEY=upper",
+      "leagueID=apiKey",
+      "api+Key=spaced&xapiKey=prefixed",
+      "eventIDs=" + fiftyIDs,
+      "",
+    ];
+    for (const query of queries) {
+      expect([query, queryParameter(query, "apiKey")]).toEqual([query, new URLSearchParams(query).get("apiKey")]);
+    }
+  });
+
+  it("agrees with URLSearchParams on queries naming it with any of its characters escaped, or almost naming it", () => {
+    // Deterministic: a linear congruential sequence picks each query's parameters and how each character is written.
+    let seed = 16;
+    const pick = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+    const spell = (name: string) =>
+      [...name]
+        .map((char) => {
+          const hex = char.charCodeAt(0).toString(16);
+          return [char, `%${hex}`, `%${hex.toUpperCase()}`][pick(3)];
+        })
+        .join("");
+    const names = ["apiKey", "apikey", "api Key", "apiKey ", "leagueID"];
+    let named = 0;
+    for (let i = 0; i < 500; i++) {
+      const parameters = Array.from({ length: 1 + pick(3) }, () => `${spell(names[pick(names.length)]!)}=v${i}`);
+      const query = parameters.join("&").replaceAll("%20", ["%20", "+"][pick(2)]!);
+      const expected = new URLSearchParams(query).get("apiKey");
+      if (expected !== null) named += 1;
+      expect([query, queryParameter(query, "apiKey")]).toEqual([query, expected]);
+    }
+    // A good share of the queries do name it, most of those through escapes.
+    expect(named).toBeGreaterThan(100);
   });
 });

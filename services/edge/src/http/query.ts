@@ -43,12 +43,30 @@ export function lenientQuery<S extends z.ZodType>(schema: S, query: RawQuery): z
   return partial.success ? partial.data : (schema.parse({}) as z.output<S>);
 }
 
-/** A query validated once, and the canonical form of its parameters (stably serialised, for cache keys). */
+/**
+ * The value of one parameter of a raw query string, as `URLSearchParams.get` gives it; the string is parsed only when
+ * it could name the parameter. For a name of plain characters (no `%`, `+`, `&` or `=`): a parameter's name decodes to
+ * it only when spelled literally or with percent escapes, so a query holding neither cannot. Spares a request the
+ * parse of its whole query to look for a parameter it seldom holds (a key sent in the query; on a query of 50 event
+ * IDs, about 8 µs).
+ */
+export function queryParameter(querystring: string, name: string): string | null {
+  if (!querystring.includes(name) && !querystring.includes("%")) return null;
+  return new URLSearchParams(querystring).get(name);
+}
+
+/** A query validated once, and the forms of it that name a request (for cache keys and links). */
 export interface ParsedQuery<P> {
   /** The validated parameters, frozen: every request with the same query string shares them. */
   readonly params: P;
   /** `canonicalQuery(params)`, made on first use. */
   readonly canonical: string;
+  /**
+   * The query string itself with its parameters in the order of their names (`URLSearchParams.sort`: stable, so a
+   * repeated parameter keeps its order), serialised as `URLSearchParams` does: how v1 names a request in its links,
+   * and so in its answers' keys. Made on first use.
+   */
+  readonly sorted: string;
 }
 
 /** Validated parameters stably serialised: parameter order, aliases' spelling and unknown names do not show. */
@@ -72,8 +90,9 @@ const PARSED_QUERIES_MAX_CHARS = 256 * 1024;
 export class RouteQueries<S extends z.ZodType> {
   private readonly kept = new LRUCache<string, ParsedQuery<z.output<S>>>({
     maxSize: PARSED_QUERIES_MAX_CHARS,
-    // The parameters and their canonical form are each about as long as the query string.
-    sizeCalculation: (_parsed, querystring) => 3 * querystring.length + 64,
+    // The parameters and the one form made of them (v2 the canonical, v1 the sorted) are each about as long as the
+    // query string.
+    sizeCalculation: (_parsed, key) => 3 * key.length + 64,
   });
 
   constructor(
@@ -82,25 +101,41 @@ export class RouteQueries<S extends z.ZodType> {
     private readonly lenient = false,
   ) {}
 
-  /** The query of `querystring`, which `read` parses into Koa's form when it was not kept. */
-  of(querystring: string, read: () => RawQuery): ParsedQuery<z.output<S>> {
-    const kept = this.kept.get(querystring);
+  /**
+   * The query of `querystring`, which `read` parses into Koa's form when it was not kept. A route that reads
+   * parameters from its path too (v1's event ID) names the `path`: its queries are kept per path and query string.
+   */
+  of(querystring: string, read: () => RawQuery, path?: string): ParsedQuery<z.output<S>> {
+    const key = path === undefined ? querystring : `${path}?${querystring}`;
+    const kept = this.kept.get(key);
     if (kept) return kept;
     const raw = read();
-    const parsed = parsedQuery(this.lenient ? lenientQuery(this.schema, raw) : parseQuery(this.schema, raw));
-    this.kept.set(querystring, parsed);
+    const parsed = parsedQuery(
+      this.lenient ? lenientQuery(this.schema, raw) : parseQuery(this.schema, raw),
+      querystring,
+    );
+    this.kept.set(key, parsed);
     return parsed;
   }
 }
 
-function parsedQuery<P>(params: P): ParsedQuery<P> {
+function parsedQuery<P>(params: P, querystring: string): ParsedQuery<P> {
   deepFreeze(params);
   let canonical: string | undefined;
+  let sorted: string | undefined;
   return {
     params,
     get canonical() {
       canonical ??= canonicalQuery(params);
       return canonical;
+    },
+    get sorted() {
+      if (sorted === undefined) {
+        const query = new URLSearchParams(querystring);
+        query.sort();
+        sorted = query.toString();
+      }
+      return sorted;
     },
   };
 }

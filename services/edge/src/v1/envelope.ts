@@ -6,16 +6,18 @@ export interface V1Links {
   next: string | null;
 }
 
-/** Links built from the path and the raw query with `cursor` replaced, so the next page keeps every filter. */
-export function linksOf(path: string, query: URLSearchParams, nextCursor: string | null): V1Links {
-  const self = query.toString();
+/**
+ * Links built from the path and the request's query string (as it names the request: `ParsedQuery.sorted`), the next
+ * page's with `cursor` replaced, so it keeps every filter.
+ */
+export function linksOf(path: string, query: string, nextCursor: string | null): V1Links {
   let next: string | null = null;
   if (nextCursor !== null) {
     const following = new URLSearchParams(query);
     following.set("cursor", nextCursor);
     next = `${path}?${following.toString()}`;
   }
-  return { self: self ? `${path}?${self}` : path, next };
+  return { self: query ? `${path}?${query}` : path, next };
 }
 
 /**

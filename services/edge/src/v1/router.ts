@@ -68,28 +68,25 @@ export function v1Router(routes: V1Route[], options: V1RouterOptions): Router {
       rateLimit(options.limiter, options.recorder, options.access),
       async (ctx) => {
         // The path names the route's own parameters (an event's ID), so it is part of what is parsed.
-        const raw = queries.of(`${ctx.path}?${ctx.querystring}`, () => ({ ...ctx.query, ...ctx.params })).params as {
-          cursor?: string;
-        };
+        const query = queries.of(ctx.querystring, () => ({ ...ctx.query, ...ctx.params }), ctx.path);
+        const raw = query.params as { cursor?: string };
         const grant = (ctx.state as KeyedState).grant;
         const paging = paged ? new PagedRequest(options.cursors, `${V1_PREFIX}${route.path}`, grant.caller, raw) : null;
         const params = paging ? paging.opened() : raw;
-        const query = new URLSearchParams(ctx.querystring);
-        query.sort();
         // A renewal names the page it holds; a source that says it is unchanged sends nothing again.
         const load = async (held?: Answer) => {
           const page = await route.load(params, grant, held?.sourceTag);
           return renewedAnswer(page, held, route.path, () => {
             if (route.data === "object" && page.items.length === 0) throw notFound();
             const next = paging ? paging.sealedCursor(page.nextCursor) : page.nextCursor;
-            const [head, tail] = v1Envelope(page, linksOf(ctx.path, query, next), route.data);
+            const [head, tail] = v1Envelope(page, linksOf(ctx.path, query.sorted, next), route.data);
             return new Answer(frameShared(page, head, tail, held), page.objects, page.tag);
           });
         };
         const answers = options.answers;
         const answer = answers
           ? await answers.cache.answer(
-              ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query}`, grant.caller),
+              ResponseCache.keyOf(`${V1_PREFIX}${route.path}`, `${ctx.path}?${query.sorted}`, grant.caller),
               answers.version,
               load,
             )
