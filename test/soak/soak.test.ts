@@ -6,40 +6,44 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { parse } from "yaml";
 import { nodeFlagsFor, REPO_ROOT, type StackPorts } from "@odds/local";
+import { DEFAULT_PLANS_FILE } from "@odds/usage/dist/config";
+import { PlanBook, type RateWindow, type Tier } from "@odds/usage/dist/plans";
 import { e2eStack } from "../support/e2e";
 import { percentile } from "../support/percentile";
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const SERVICES = ["edge", "events", "history", "catalogue", "usage", "ingest"] as const;
 /** The fixed UTC windows of the plans' request limits, by length in ms (the month's is longer than any soak). */
-const WINDOW_MS = { "per-second": 1_000, "per-minute": 60_000, "per-hour": 3_600_000, "per-day": 86_400_000 };
-type FixedWindow = keyof typeof WINDOW_MS;
+const WINDOW_MS: Partial<Record<RateWindow, number>> = {
+  "per-second": 1_000,
+  "per-minute": 60_000,
+  "per-hour": 3_600_000,
+  "per-day": 86_400_000,
+};
 
-/** A tier's requests per fixed window, as the plans file the stack runs with (the usage service's default) sets them. */
-function planRequests(tier: string): Record<FixedWindow, number> {
-  const plans = parse(readFileSync(join(REPO_ROOT, "services", "usage", "plans.yaml"), "utf8")) as {
-    tiers: Record<string, { limits: Record<FixedWindow, { "max-requests": number }> }>;
-  };
-  const { limits } = plans.tiers[tier]!;
-  return Object.fromEntries(
-    Object.keys(WINDOW_MS).map((window) => [window, limits[window as FixedWindow]["max-requests"]]),
-  ) as Record<FixedWindow, number>;
+/** The plans file the stack runs with (the usage service's default). */
+const PLANS = PlanBook.fromFile(DEFAULT_PLANS_FILE);
+
+/** A tier's requests per window, as its plan sets them (windows it does not limit left out). */
+function planRequests(tier: Tier): Map<RateWindow, number> {
+  const { limits } = PLANS.planFor(tier);
+  return new Map(limits.flatMap(({ window, maxRequests }) => (maxRequests === null ? [] : [[window, maxRequests]])));
 }
 
 /** The lite plan: requests per fixed UTC second, minute and hour. */
 const LITE_REQUESTS = planRequests("lite");
 const LITE = {
-  second: LITE_REQUESTS["per-second"],
-  minute: LITE_REQUESTS["per-minute"],
-  hour: LITE_REQUESTS["per-hour"],
+  second: LITE_REQUESTS.get("per-second")!,
+  minute: LITE_REQUESTS.get("per-minute")!,
+  hour: LITE_REQUESTS.get("per-hour")!,
 };
 const BURST = 8;
 /** The base plan: requests per fixed UTC window, its length in ms first. */
-const BASE_WINDOWS = Object.entries(planRequests("base")).map(
-  ([window, max]) => [WINDOW_MS[window as FixedWindow], max] as const,
-);
+const BASE_WINDOWS = [...planRequests("base")].flatMap(([window, max]) => {
+  const windowMs = WINDOW_MS[window];
+  return windowMs === undefined ? [] : [[windowMs, max] as const];
+});
 /**
  * The base key's pause after each answer: 125 ms (about 8 requests a second), or longer where a run of `seconds` would
  * otherwise spend nine tenths of one of its plan's windows (an hour-long soak at 8 a second spent base's 20,000 an hour
