@@ -1,4 +1,5 @@
 import { parse } from "node:querystring";
+import fc from "fast-check";
 import { rejection } from "../../test/rejection";
 import { eventsQuery } from "../routes/events";
 import { teamsQuery } from "../routes/catalogue";
@@ -118,26 +119,31 @@ describe("queryParameter", () => {
   });
 
   it("agrees with URLSearchParams on queries naming it with any of its characters escaped, or almost naming it", () => {
-    // Deterministic: a linear congruential sequence picks each query's parameters and how each character is written.
-    let seed = 16;
-    const pick = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
-    const spell = (name: string) =>
-      [...name]
-        .map((char) => {
-          const hex = char.charCodeAt(0).toString(16);
-          return [char, `%${hex}`, `%${hex.toUpperCase()}`][pick(3)];
-        })
-        .join("");
-    const names = ["apiKey", "apikey", "api Key", "apiKey ", "leagueID"];
-    let named = 0;
-    for (let i = 0; i < 500; i++) {
-      const parameters = Array.from({ length: 1 + pick(3) }, () => `${spell(names[pick(names.length)]!)}=v${i}`);
-      const query = parameters.join("&").replaceAll("%20", ["%20", "+"][pick(2)]!);
-      const expected = new URLSearchParams(query).get("apiKey");
-      if (expected !== null) named += 1;
-      expect([query, queryParameter(query, "apiKey")]).toEqual([query, expected]);
-    }
-    // A good share of the queries do name it, most of those through escapes.
-    expect(named).toBeGreaterThan(100);
+    /** A name with each character as itself or percent-escaped (either case), a space also as `+`. */
+    const spelled = (name: string) =>
+      fc.tuple(...[...name].map((char) => fc.constantFrom(...spellings(char)))).map((chars) => chars.join(""));
+    const parameter = fc
+      .tuple(fc.oneof(...["apiKey", "apikey", "api Key", "apiKey ", "leagueID"].map(spelled)), fc.string())
+      .map(([name, value]) => `${name}=${encodeURIComponent(value)}`);
+    const query = fc.array(parameter, { minLength: 1, maxLength: 3 }).map((parameters) => parameters.join("&"));
+    fc.assert(
+      fc.property(query, (raw) => {
+        expect([raw, queryParameter(raw, "apiKey")]).toEqual([raw, new URLSearchParams(raw).get("apiKey")]);
+      }),
+      { numRuns: 500 },
+    );
+    // The queries do name it through escapes alone, which the check must not miss.
+    expect(fc.sample(query, { numRuns: 500, seed: 16 }).filter(namesOnlyEscaped).length).toBeGreaterThan(50);
   });
 });
+
+/** How a query string may write one character of a parameter's name. */
+function spellings(char: string): string[] {
+  const hex = char.charCodeAt(0).toString(16).padStart(2, "0");
+  return [char, `%${hex}`, `%${hex.toUpperCase()}`, ...(char === " " ? ["+"] : [])];
+}
+
+/** A query whose `apiKey` parameter is never written plainly: found only by decoding escapes. */
+function namesOnlyEscaped(query: string): boolean {
+  return new URLSearchParams(query).has("apiKey") && !query.includes("apiKey");
+}
